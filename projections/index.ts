@@ -1,0 +1,13 @@
+import type { ProjectionDefinition } from '../src/infrastructure/projections/projection.js';
+import { accountsProjection } from './accounts/accounts.projection.js';
+import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshots.projection.js';
+import { transactionActivityProjection } from './transaction-activity/transaction-activity.projection.js';
+import { transactionsProjection } from './transactions/transactions.projection.js';
+
+/** Every read model the service keeps; the README's projection list mirrors this one. */
+export const PROJECTIONS: readonly ProjectionDefinition[] = [
+  accountsProjection,
+  transactionsProjection,
+  transactionActivityProjection,
+  balanceSnapshotsProjection,
+];

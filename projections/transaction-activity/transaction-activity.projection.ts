@@ -1,0 +1,40 @@
+import type { RecordedEvent } from '../../src/core/events.js';
+import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
+import { LOCKED_FIELD_OF, TRANSACTION_STREAM_PREFIX, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
+import { createTransactionActivityTable } from './transaction-activity.table.js';
+
+/**
+ * `transaction_activity`: the field-change history auditors replay — one row per changed field
+ * per edit, oldest first. A write that only locks a field (same value) changes nothing visible.
+ */
+export const transactionActivityProjection: ProjectionDefinition = {
+  name: 'transaction-activity',
+  version: 1,
+  tables: ['transaction_activity'],
+  createTables: createTransactionActivityTable,
+  async apply(trx, events) {
+    const rows = events
+      .filter((recorded) => recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX) && recorded.type === 'TransactionEdited')
+      .flatMap((recorded) => {
+        const { data, metadata, id } = recorded as RecordedEvent<TransactionEdited>;
+        return data.changes
+          .filter((change) => JSON.stringify(change.oldValue) !== JSON.stringify(change.newValue))
+          .map((change) => ({
+            id: `${id}:${change.field}`,
+            user_id: metadata.userId,
+            transaction_id: data.transactionId,
+            actor: metadata.actor,
+            created_at: new Date(metadata.occurredAt),
+            field: LOCKED_FIELD_OF[change.field],
+            old_value: JSON.stringify(asApiValue(change.field, change.oldValue)),
+            new_value: JSON.stringify(asApiValue(change.field, change.newValue)),
+          }));
+      });
+    if (rows.length > 0) await trx.insertInto('transaction_activity').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).execute();
+  },
+};
+
+/** Amounts are decimal strings inside events and numbers in the API. */
+function asApiValue(field: string, value: unknown): unknown {
+  return field === 'amount' && typeof value === 'string' ? Number(value) : value;
+}

@@ -1,0 +1,60 @@
+import { type Kysely, sql } from 'kysely';
+import type { TransactionLocation } from '../../src/modules/transactions/transaction.js';
+
+export interface TransactionsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  source: string;
+  amount: string;
+  date: string;
+  authorized_date: string | null;
+  name: string;
+  merchant_name: string | null;
+  category_id: string | null;
+  notes: string | null;
+  payment_channel: string | null;
+  pending: boolean;
+  location: TransactionLocation | null;
+  counterparties: unknown[] | null;
+  tag_ids: string[];
+  locked_fields: string[];
+  link_account_id: string | null;
+  logo_url: string | null;
+  website: string | null;
+  created_at: Date;
+  updated_at: Date;
+  revision: number;
+}
+
+export async function createTransactionsTable(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE transactions (
+      id uuid PRIMARY KEY,
+      user_id uuid NOT NULL,
+      account_id uuid NOT NULL,
+      source text NOT NULL,
+      amount numeric(19, 4) NOT NULL,
+      date date NOT NULL,
+      authorized_date date,
+      name text NOT NULL,
+      merchant_name text,
+      category_id uuid,
+      notes text,
+      payment_channel text,
+      pending boolean NOT NULL,
+      location jsonb,
+      counterparties jsonb,
+      tag_ids uuid[] NOT NULL DEFAULT '{}',
+      locked_fields text[] NOT NULL DEFAULT '{}',
+      link_account_id text,
+      logo_url text,
+      website text,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      revision bigint NOT NULL
+    )`.execute(db);
+  // The list's keyset order: newest first by date, then createdAt, then id.
+  await sql`CREATE INDEX transactions_newest_first ON transactions (user_id, date DESC, created_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX transactions_by_account ON transactions (account_id, date DESC, created_at DESC, id DESC)`.execute(db);
+}

@@ -1,0 +1,96 @@
+import path from 'node:path';
+
+/** Everything the service reads from its environment, validated once at start. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Absent: the service runs its own PostgreSQL under `dataDir` (the embedded default). */
+  readonly databaseUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly eventStoreUrl: string | null;
+  readonly dataDir: string;
+  readonly embeddedPostgresPort: number;
+  readonly publicUrl: string;
+  readonly allowedCallbackOrigins: readonly string[];
+  readonly logLevel: LogLevel;
+  readonly nodeEnv: string;
+  /** How long a write's response may wait for its read models (read-your-writes). */
+  readonly readYourWritesTimeoutMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  return {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+    embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    allowedCallbackOrigins: origins(env, 'ALLOWED_CALLBACK_ORIGINS'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60000),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}//...), got something that is not one.`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${parsed.protocol}//".`);
+  }
+  return raw;
+}
+
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      throw new ConfigError(`${name} must be a comma-separated list of origins such as https://app.example.com, got "${trimmed}".`);
+    }
+    return parsed.origin;
+  });
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}".`);
+  }
+  return raw as T;
+}

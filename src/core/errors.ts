@@ -1,0 +1,35 @@
+/** Errors the domain raises; the HTTP layer maps each to its documented status and body. */
+export class DomainRuleError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: 400 | 409 = 400,
+  ) {
+    super(message);
+    this.name = 'DomainRuleError';
+  }
+}
+
+export class NotFoundError extends Error {
+  constructor(readonly resource: string) {
+    super(`${resource} not found`);
+    this.name = 'NotFoundError';
+  }
+}
+
+export interface ValidationIssue {
+  readonly code: 'invalid_type' | 'too_small' | 'too_big' | 'invalid_enum_value' | 'invalid_string' | 'unrecognized_keys' | 'custom';
+  readonly message: string;
+  readonly path: ReadonlyArray<string | number>;
+}
+
+export class ValidationFailedError extends Error {
+  constructor(readonly issues: readonly ValidationIssue[]) {
+    super(issues.map((issue) => issue.message).join('; '));
+    this.name = 'ValidationFailedError';
+  }
+}
+
+export function invalid(path: ReadonlyArray<string | number>, message: string, code: ValidationIssue['code'] = 'custom'): ValidationFailedError {
+  return new ValidationFailedError([{ code, message, path }]);
+}

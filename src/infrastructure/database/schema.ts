@@ -1,0 +1,42 @@
+import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
+import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
+import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
+import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
+
+export interface ProjectionCheckpointsTable {
+  name: string;
+  version: number;
+  position_commit: string;
+  position_prepare: string;
+  events_applied: number;
+  updated_at: Date;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: Buffer;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface Database {
+  projection_checkpoints: ProjectionCheckpointsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  transactions: TransactionsTable;
+  transaction_activity: TransactionActivityTable;
+  balance_snapshots: BalanceSnapshotsTable;
+}

@@ -1,0 +1,78 @@
+import type pg from 'pg';
+
+/**
+ * Wakes readers when PostgreSQL NOTIFYs a channel. The notification is only a cue to read
+ * again; readers also wake on a timeout, so a lost notification delays, never loses, an event.
+ */
+export class AppendSignal {
+  private client: pg.PoolClient | null = null;
+  private connecting: Promise<void> | null = null;
+  private waiters = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly channel: string,
+    private readonly onPayload?: (payload: string) => void,
+  ) {}
+
+  /** Starts listening now rather than on the first wait (for payload consumers). */
+  async listen(): Promise<void> {
+    await this.ensureListening();
+  }
+
+  async next(timeoutMs: number): Promise<void> {
+    if (this.closed) return;
+    await this.ensureListening().catch(() => undefined);
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      this.waiters.add(wake);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of [...this.waiters]) wake();
+    await this.connecting?.catch(() => undefined);
+    const client = this.client;
+    this.client = null;
+    if (client) {
+      client.removeAllListeners('notification');
+      await client.query(`UNLISTEN ${this.channel}`).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  private ensureListening(): Promise<void> {
+    if (this.client || this.closed) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = await this.pool.connect();
+    client.on('notification', (message) => {
+      if (message.channel !== this.channel) return;
+      this.onPayload?.(message.payload ?? '');
+      for (const wake of [...this.waiters]) wake();
+    });
+    client.on('error', () => {
+      // The connection died: drop it so the next wait listens again on a fresh one.
+      if (this.client === client) this.client = null;
+      client.release(true);
+    });
+    await client.query(`LISTEN ${this.channel}`);
+    if (this.closed) {
+      client.release();
+      return;
+    }
+    this.client = client;
+  }
+}

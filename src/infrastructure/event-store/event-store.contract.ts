@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { comparePositions, type EventMetadata, type RecordedEvent, WrongExpectedRevisionError } from '../../core/events.js';
+import type { EventStore, EventSubscription, NewEvent } from './event-store.port.js';
+
+/** Holds one append's transaction open until `commit` — only stores with client transactions can. */
+export type OpenAppend = (streamId: string, events: readonly NewEvent[]) => Promise<{ commit(): Promise<void> }>;
+
+export interface EventStoreHarness {
+  readonly store: EventStore;
+  readonly openAppend?: OpenAppend;
+}
+
+const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
+  userId: randomUUID(),
+  actor: 'user',
+  requestId: randomUUID(),
+  causationId: randomUUID(),
+  correlationId: randomUUID(),
+  occurredAt: new Date('2026-11-22T10:00:00.000Z').toISOString(),
+  schemaVersion: 1,
+  ...overrides,
+});
+
+const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
+const stream = () => `test-${randomUUID()}`;
+
+/** Drains a subscription into a list in the background, so no pending read is ever abandoned. */
+function collect(subscription: EventSubscription) {
+  const received: RecordedEvent[] = [];
+  let failure: unknown = null;
+  void (async () => {
+    try {
+      for await (const recorded of subscription) received.push(recorded);
+    } catch (error) {
+      failure = error;
+    }
+  })();
+  return {
+    received,
+    async atLeast(count: number, timeoutMs = 5000): Promise<RecordedEvent[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (failure) throw failure;
+        if (Date.now() > deadline) throw new Error(`received ${received.length} of ${count} events before the timeout`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return received.slice(0, count);
+    },
+  };
+}
+
+/** The behaviour every EventStore adapter must show; each adapter's spec runs it against a real server. */
+export function eventStoreContract(name: string, harness: () => EventStoreHarness): void {
+  describe(`${name} event store contract`, () => {
+    it('appends to a new stream and reads it back in order with data and metadata intact', async () => {
+      const { store } = harness();
+      const id = stream();
+      const first = event('Opened', { amount: '-12.5000', nested: { tags: ['a', 'b'] }, note: null });
+      const result = await store.appendToStream(id, [first, event('Renamed', { name: 'Café ☕' })], 'no_stream');
+      expect(result.nextExpectedRevision).toBe(1n);
+      const events = await store.readStream(id);
+      expect(events.map((e) => [e.type, e.revision])).toEqual([['Opened', 0n], ['Renamed', 1n]]);
+      expect(events[0].data).toEqual({ amount: '-12.5000', nested: { tags: ['a', 'b'] }, note: null });
+      expect(events[0].metadata).toEqual(first.metadata);
+      expect(events[1].data).toEqual({ name: 'Café ☕' });
+      expect(comparePositions(events[1].position, result.position)).toBe(0);
+    });
+
+    it('reads an unknown stream as empty', async () => {
+      expect(await harness().store.readStream(stream())).toEqual([]);
+    });
+
+    it('appends at the expected revision and refuses a stale one with a conflict', async () => {
+      const { store } = harness();
+      const id = stream();
+      await store.appendToStream(id, [event('A')], 'no_stream');
+      await store.appendToStream(id, [event('B')], 0n);
+      await expect(store.appendToStream(id, [event('C')], 0n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.appendToStream(id, [event('C')], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.appendToStream(id, [event('C')], 5n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.appendToStream(stream(), [event('C')], 0n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      const appended = await store.appendToStream(id, [event('C')], 'any');
+      expect(appended.nextExpectedRevision).toBe(2n);
+      expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    });
+
+    it('lets exactly one of two racing appends at the same revision win', async () => {
+      const { store } = harness();
+      const id = stream();
+      await store.appendToStream(id, [event('A')], 'no_stream');
+      const outcomes = await Promise.allSettled([store.appendToStream(id, [event('B1')], 0n), store.appendToStream(id, [event('B2')], 0n)]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedRevisionError)).toHaveLength(1);
+      expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    it('reads all streams from a position in one global order', async () => {
+      const { store } = harness();
+      const before = await store.headPosition();
+      const a = stream();
+      const b = stream();
+      await store.appendToStream(a, [event('A1')], 'no_stream');
+      await store.appendToStream(b, [event('B1'), event('B2')], 'no_stream');
+      await store.appendToStream(a, [event('A2')], 0n);
+      const all = await store.readAll({ after: before, maxCount: 1000 });
+      const mine = all.filter((e) => e.streamId === a || e.streamId === b);
+      expect(mine.map((e) => e.type)).toEqual(['A1', 'B1', 'B2', 'A2']);
+      for (let i = 1; i < all.length; i += 1) expect(comparePositions(all[i - 1].position, all[i].position)).toBeLessThan(0);
+      const afterSecond = await store.readAll({ after: mine[1].position, maxCount: 2 });
+      expect(afterSecond.map((e) => e.type)).toEqual(['B2', 'A2']);
+      const onlyA = await store.readAll({ after: before, maxCount: 10, eventTypes: ['A2'] });
+      expect(onlyA.map((e) => e.type)).toEqual(['A2']);
+      expect(comparePositions(await store.headPosition(), mine[3].position)).toBeGreaterThanOrEqual(0);
+    });
+
+    it('delivers past events and then live appends to a subscriber, in order', async () => {
+      const { store } = harness();
+      const before = await store.headPosition();
+      const id = stream();
+      await store.appendToStream(id, [event('Past')], 'no_stream');
+      const subscription = store.subscribeToAll({ after: before });
+      const feed = collect(subscription);
+      try {
+        expect((await feed.atLeast(1)).map((e) => e.type)).toEqual(['Past']);
+        await store.appendToStream(id, [event('Live1'), event('Live2')], 0n);
+        expect((await feed.atLeast(3)).map((e) => e.type)).toEqual(['Past', 'Live1', 'Live2']);
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it('delivers every event of many concurrent writers exactly once, in position order', async () => {
+      const { store } = harness();
+      const before = await store.headPosition();
+      const subscription = store.subscribeToAll({ after: before });
+      const feed = collect(subscription);
+      try {
+        const writes = Array.from({ length: 20 }, (_, i) => store.appendToStream(stream(), [event(`W${i}`), event(`W${i}`)], 'no_stream'));
+        await Promise.all(writes);
+        const received = await feed.atLeast(40);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(feed.received).toHaveLength(40);
+        expect(new Set(received.map((e) => e.id)).size).toBe(40);
+        for (let i = 1; i < received.length; i += 1) expect(comparePositions(received[i - 1].position, received[i].position)).toBeLessThan(0);
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it('skips no event when an earlier append commits after later ones', async () => {
+      const { store, openAppend } = harness();
+      if (!openAppend) {
+        console.info('this store has no client-side transactions to hold open; its server orders commits itself');
+        return;
+      }
+      const before = await store.headPosition();
+      const subscription = store.subscribeToAll({ after: before });
+      const feed = collect(subscription);
+      const slow = await openAppend(stream(), [event('Slow')]);
+      let deliveredWhileOpen: RecordedEvent[] = [];
+      try {
+        await store.appendToStream(stream(), [event('Fast1')], 'no_stream');
+        await store.appendToStream(stream(), [event('Fast2')], 'no_stream');
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        deliveredWhileOpen = [...feed.received];
+      } finally {
+        await slow.commit();
+      }
+      try {
+        // While the slow append was uncommitted, the later commits must not have been delivered past it.
+        expect(deliveredWhileOpen).toEqual([]);
+        const received = await feed.atLeast(3);
+        expect(received.map((e) => e.type)).toEqual(['Slow', 'Fast1', 'Fast2']);
+        const replay = await store.readAll({ after: before, maxCount: 10 });
+        expect(replay.map((e) => e.type)).toEqual(['Slow', 'Fast1', 'Fast2']);
+      } finally {
+        await subscription.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import type { DomainEvent, EventMetadata, ExpectedRevision, GlobalPosition, RecordedEvent } from '../../core/events.js';
+
+export interface NewEvent extends DomainEvent {
+  /** Optional caller-chosen id (uuid); the store generates one otherwise. */
+  readonly id?: string;
+  readonly metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the last appended event: pass it as `expectedRevision` next time. */
+  readonly nextExpectedRevision: bigint;
+  /** Global position of the last appended event: what read-your-writes waits for. */
+  readonly position: GlobalPosition;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit to start at the beginning. */
+  readonly after?: GlobalPosition;
+  readonly maxCount: number;
+  readonly eventTypes?: readonly string[];
+}
+
+export interface SubscribeOptions {
+  readonly after?: GlobalPosition;
+  readonly eventTypes?: readonly string[];
+}
+
+/** Live feed of `$all` in global order: catches up from `after`, then follows new appends. */
+export interface EventSubscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of one stream, oldest first; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): EventSubscription;
+  /** The position of the newest event visible to readers, for lag reports. */
+  headPosition(): Promise<GlobalPosition>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EventStore');

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  type EventMetadata,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type RecordedEvent,
+  START_POSITION,
+  WrongExpectedRevisionError,
+} from '../../core/events.js';
+import type { AppendResult, EventStore, EventSubscription, NewEvent, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import { AppendSignal } from './append-signal.js';
+import { pollingSubscription } from './polling-subscription.js';
+
+interface EventRow {
+  event_id: string;
+  stream_id: string;
+  stream_revision: string | number;
+  transaction_id: string;
+  global_position: string | number;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS transaction_id, global_position, type, data, metadata';
+
+/**
+ * Only transactions older than every still-running one are visible to `$all` readers, so an
+ * append that commits late can never be overtaken: see docs/decisions/0001-event-store-ordering.md.
+ */
+const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+
+export class PostgresEventStore implements EventStore {
+  private readonly appendSignal: AppendSignal;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.appendSignal = new AppendSignal(pool, 'ledgerline_events');
+  }
+
+  async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    const { text, values } = appendStatement(streamId, events, expectedRevision);
+    let rows: { stream_revision: string; transaction_id: string; global_position: string }[];
+    try {
+      rows = (await this.pool.query(text, values)).rows;
+    } catch (error) {
+      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) {
+        if (expectedRevision === 'any') return this.appendToStream(streamId, events, 'any');
+        throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+      }
+      throw error;
+    }
+    if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+    const last = rows[rows.length - 1];
+    return {
+      nextExpectedRevision: BigInt(last.stream_revision),
+      position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+    };
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId]);
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async readAll({ after = START_POSITION, maxCount, eventTypes }: ReadAllOptions): Promise<RecordedEvent[]> {
+    const typeFilter = eventTypes ? 'AND type = ANY($4::text[])' : '';
+    const values: unknown[] = [after.commit.toString(), after.prepare.toString(), maxCount];
+    if (eventTypes) values.push(eventTypes);
+    const result = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} ${typeFilter}
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      values,
+    );
+    return result.rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
+    return pollingSubscription(this, options);
+  }
+
+  /** Resolves on the next append anywhere (or after `timeoutMs`): the cue to read again. */
+  waitForAppend(timeoutMs: number): Promise<void> {
+    return this.appendSignal.next(timeoutMs);
+  }
+
+  async headPosition(): Promise<GlobalPosition> {
+    const result = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position FROM events WHERE ${VISIBLE}
+        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    const row = result.rows[0];
+    return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : START_POSITION;
+  }
+
+  async close(): Promise<void> {
+    await this.appendSignal.close();
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
+    const result = await this.pool.query<{ revision: string | null }>('SELECT max(stream_revision) AS revision FROM events WHERE stream_id = $1', [streamId]);
+    const revision = result.rows[0]?.revision;
+    return revision === null || revision === undefined ? 'no_stream' : BigInt(revision);
+  }
+}
+
+/**
+ * One statement, no explicit transaction: the revision check rides on the INSERT itself
+ * (a missing expected revision inserts nothing; a taken one violates the unique key).
+ */
+export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { text: string; values: unknown[] } {
+  const params = [
+    streamId,
+    events.map((event) => event.id ?? randomUUID()),
+    events.map((event) => event.type),
+    events.map((event) => JSON.stringify(event.data)),
+    events.map((event) => JSON.stringify(event.metadata)),
+  ];
+  const insert = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
+    SELECT e.id, $1, base.next + e.ordinal - 1, e.type, e.data, e.metadata
+      FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
+  const returning = 'RETURNING stream_revision, transaction_id::text AS transaction_id, global_position';
+  if (expected === 'no_stream') {
+    return { text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values: params };
+  }
+  if (expected === 'any') {
+    return {
+      text: `${insert}, (SELECT coalesce(max(stream_revision) + 1, 0) AS next FROM events WHERE stream_id = $1) base ORDER BY e.ordinal ${returning}`,
+      values: params,
+    };
+  }
+  return {
+    text: `${insert}, (SELECT $6::bigint + 1 AS next) base
+      WHERE EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)
+      ORDER BY e.ordinal ${returning}`,
+    values: [...params, expected.toString()],
+  };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.stream_revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError.code === '23505' && pgError.constraint === constraint;
+}

@@ -1,0 +1,51 @@
+import { NotFoundError, ValidationFailedError } from '../../core/errors.js';
+import { specification } from '../../core/decider-specification.js';
+import type { ManualAccountCreated } from './account.js';
+import { accountDecider } from './account.decider.js';
+
+const card: ManualAccountCreated = {
+  type: 'ManualAccountCreated',
+  data: { accountId: 'a1', name: 'Visa', type: 'credit_card', subtype: 'credit card', currency: 'USD', mask: '4242', institutionName: null, currentBalance: '-1200', creditLimit: '5000' },
+};
+const spec = specification(accountDecider);
+
+describe('account decider', () => {
+  it('seeds today\'s balance snapshot when a manual account is created', () => {
+    spec
+      .given([])
+      .when({ type: 'CreateManualAccount', data: card.data, today: '2026-11-22' })
+      .then([card, { type: 'BalanceSnapshotTaken', data: { accountId: 'a1', date: '2026-11-22', currentBalance: '-1200', availableBalance: '3800', creditLimit: '5000' } }]);
+  });
+
+  it('snapshots the new balance when it is set by hand, using the user\'s own credit limit', () => {
+    spec
+      .given([card, { type: 'CreditLimitOverridden', data: { accountId: 'a1', creditLimit: '6000' } }])
+      .when({ type: 'UpdateManualBalance', accountId: 'a1', current: '-100.25', today: '2026-11-23' })
+      .then([
+        { type: 'ManualBalanceUpdated', data: { accountId: 'a1', current: '-100.25' } },
+        { type: 'BalanceSnapshotTaken', data: { accountId: 'a1', date: '2026-11-23', currentBalance: '-100.25', availableBalance: '5899.75', creditLimit: '6000' } },
+      ]);
+  });
+
+  it('takes the nightly snapshot once per day and never for investment accounts', () => {
+    const snapshotToday = { type: 'BalanceSnapshotTaken' as const, data: { accountId: 'a1', date: '2026-11-22', currentBalance: '-1200', availableBalance: '3800', creditLimit: '5000' } };
+    spec.given([card, snapshotToday]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-22' }).then([]);
+    spec.given([card, snapshotToday]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([{ ...snapshotToday, data: { ...snapshotToday.data, date: '2026-11-23' } }]);
+    const brokerage: ManualAccountCreated = { type: 'ManualAccountCreated', data: { ...card.data, type: 'investment', subtype: 'brokerage', creditLimit: null } };
+    spec.given([brokerage]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([]);
+  });
+
+  it('refuses a credit limit on an account that is not a credit card', () => {
+    const checking: ManualAccountCreated = { type: 'ManualAccountCreated', data: { ...card.data, type: 'bank', subtype: 'checking', creditLimit: null } };
+    spec.given([checking]).when({ type: 'OverrideCreditLimit', accountId: 'a1', creditLimit: '100' }).thenThrows((error) => expect(error).toBeInstanceOf(ValidationFailedError));
+  });
+
+  it('deletes idempotently and then knows the account no more', () => {
+    spec.given([card]).when({ type: 'DeleteAccount', accountId: 'a1' }).then([{ type: 'AccountDeleted', data: { accountId: 'a1' } }]);
+    spec.given([card, { type: 'AccountDeleted', data: { accountId: 'a1' } }]).when({ type: 'DeleteAccount', accountId: 'a1' }).then([]);
+    spec
+      .given([card, { type: 'AccountDeleted', data: { accountId: 'a1' } }])
+      .when({ type: 'UpdateManualBalance', accountId: 'a1', current: '1', today: '2026-11-23' })
+      .thenThrows((error) => expect(error).toBeInstanceOf(NotFoundError));
+  });
+});
