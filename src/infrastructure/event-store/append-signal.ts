@@ -43,6 +43,7 @@ export class AppendSignal {
     this.client = null;
     if (client) {
       client.removeAllListeners('notification');
+      client.removeAllListeners('error');
       await client.query(`UNLISTEN ${this.channel}`).catch(() => undefined);
       client.release();
     }
@@ -63,9 +64,10 @@ export class AppendSignal {
       this.onPayload?.(message.payload ?? '');
       for (const wake of [...this.waiters]) wake();
     });
-    client.on('error', () => {
+    client.once('error', () => {
       // The connection died: drop it so the next wait listens again on a fresh one.
-      if (this.client === client) this.client = null;
+      if (this.client !== client) return;
+      this.client = null;
       client.release(true);
     });
     await client.query(`LISTEN ${this.channel}`);
