@@ -1,4 +1,4 @@
-import { eventStoreContract } from './event-store.contract.js';
+import { eventStoreContract } from './event-store-contract.test-support.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 
 const url = process.env.EVENTSTORE_URL;

@@ -1,6 +1,6 @@
 import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { eventStoreContract } from './event-store.contract.js';
+import { eventStoreContract } from './event-store-contract.test-support.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
 
 let database: TestDatabase;

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationFailedError } from '../../core/errors.js';
-import { specification } from '../../core/decider-specification.js';
+import { specification } from '../../core/decider-specification.test-support.js';
 import type { ManualAccountCreated } from './account.js';
 import { accountDecider } from './account.decider.js';
 

@@ -1,5 +1,5 @@
 import { DomainRuleError, NotFoundError } from '../../core/errors.js';
-import { specification } from '../../core/decider-specification.js';
+import { specification } from '../../core/decider-specification.test-support.js';
 import type { TransactionCreated } from './transaction.js';
 import { transactionDecider } from './transaction.decider.js';
 

@@ -1,0 +1,51 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, Reflector } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApiKeyGuard } from './infrastructure/http/api-key.guard.js';
+import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
+import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
+import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
+import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
+import type { Runtime } from './infrastructure/runtime/runtime.js';
+import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, RUNTIME } from './infrastructure/runtime/tokens.js';
+import { ExecuteAccountCommandHandler } from './modules/accounts/account.commands.js';
+import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
+import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
+import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
+import { HealthHttpController } from './modules/health/health.http-controller.js';
+import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
+import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
+import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
+
+/** The HTTP application over an already started runtime (see runtime.ts). */
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: Runtime, openApiDocument: { current: unknown }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot()],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController],
+      providers: [
+        { provide: RUNTIME, useValue: runtime },
+        { provide: OPENAPI_DOCUMENT, useValue: openApiDocument },
+        { provide: CONFIG, useValue: runtime.config },
+        { provide: LOGGER, useValue: runtime.log },
+        { provide: CLOCK, useValue: runtime.clock },
+        { provide: DATABASE, useValue: runtime.database.db },
+        { provide: EVENT_STORE, useValue: runtime.eventStore },
+        { provide: JOBS, useValue: runtime.jobs },
+        { provide: APP_GUARD, useFactory: (reflector: Reflector) => new ApiKeyGuard(reflector, runtime.database.db, runtime.clock), inject: [Reflector] },
+        { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
+        { provide: APP_PIPE, useClass: DtoValidationPipe },
+        ExecuteAccountCommandHandler,
+        ListAccountsHandler,
+        GetAccountHandler,
+        ListBalanceSnapshotsHandler,
+        ExecuteTransactionCommandHandler,
+        ListTransactionsHandler,
+        GetTransactionHandler,
+        GetTransactionActivityHandler,
+      ],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module.js';
+import { requestContext } from './infrastructure/http/request-context.middleware.js';
+import { PinoNestLogger } from './infrastructure/logging/logger.js';
+import { buildOpenApiDocument } from './infrastructure/openapi/openapi-document.js';
+import type { Runtime } from './infrastructure/runtime/runtime.js';
+
+/** The Nest HTTP application over a started runtime: /v1 routes, errors, validation, OpenAPI. */
+export async function createHttpApp(runtime: Runtime): Promise<INestApplication> {
+  const openApiDocument: { current: unknown } = { current: null };
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime, openApiDocument), {
+    logger: new PinoNestLogger(runtime.log),
+    bodyParser: false,
+  });
+  app.disable('x-powered-by');
+  app.use(requestContext(runtime.log));
+  app.useBodyParser('json', { limit: '1mb', strict: false });
+  app.setGlobalPrefix('v1', { exclude: ['health'] });
+  const document = buildOpenApiDocument(app, runtime.config.publicUrl);
+  openApiDocument.current = document;
+  SwaggerModule.setup('v1/docs', app, document, { raw: false, customSiteTitle: 'Ledgerline API reference', swaggerOptions: { url: '/v1/openapi.json' } });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,64 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { DomainRuleError, NotFoundError, ValidationFailedError } from '../../core/errors.js';
+import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from './error-bodies.js';
+
+export class UnauthorizedError extends Error {}
+export class ForbiddenError extends Error {}
+
+interface HttpErrorResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Maps every error to its documented status and body; anything unexpected is logged and becomes a bare 500. */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  constructor(private readonly log: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request & { id?: string }>();
+    const response = http.getResponse<Response>();
+    const { status, body } = this.toResponse(error, request);
+    if (response.headersSent) return;
+    response.status(status).json(body);
+  }
+
+  private toResponse(error: unknown, request: Request & { id?: string }): HttpErrorResponse {
+    if (error instanceof ValidationFailedError) return { status: 422, body: validationError(error.issues) };
+    if (error instanceof NotFoundError) return { status: 404, body: flatError('NOT_FOUND', error.message) };
+    if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };
+    if (error instanceof UnauthorizedError) return { status: 401, body: nestedError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE) };
+    if (error instanceof ForbiddenError) return { status: 403, body: nestedError('FORBIDDEN', error.message) };
+    const parserError = error as { type?: string; status?: number };
+    if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };
+    if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB.') };
+    if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
+      return { status: 415, body: flatError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON encoded as UTF-8.') };
+    }
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      if (status === 404) return { status, body: nestedError('NOT_FOUND', `No route for ${request.method} ${request.path}`) };
+      if (status < 500) return { status, body: flatError(codeForStatus(status), error.message) };
+    }
+    this.log.error({ err: error, requestId: request.id, method: request.method, path: request.path }, 'unexpected error');
+    return { status: 500, body: nestedError('INTERNAL', 'Internal server error') };
+  }
+}
+
+function codeForStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'BAD_REQUEST';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return 'BAD_REQUEST';
+  }
+}

@@ -1,0 +1,61 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+
+class NestedErrorDetail {
+  @ApiProperty({ example: 'UNAUTHORIZED' }) code!: string;
+  @ApiProperty({ example: 'Invalid or expired token' }) message!: string;
+}
+
+/** General-format and authentication errors (401, 403, 429, 500, unknown routes). */
+export class NestedErrorBody {
+  @ApiProperty({ type: NestedErrorDetail }) error!: NestedErrorDetail;
+}
+
+/** Errors of the reference operations: a missing resource (404) or a refused domain rule (400, 409). */
+export class FlatErrorBody {
+  @ApiProperty({ example: 'NOT_FOUND' }) code!: string;
+  @ApiProperty({ example: 'Transaction not found' }) error!: string;
+}
+
+class ValidationIssueBody {
+  @ApiProperty({ enum: ['invalid_type', 'too_small', 'too_big', 'invalid_enum_value', 'invalid_string', 'unrecognized_keys', 'custom'] }) code!: string;
+  @ApiProperty() message!: string;
+  @ApiProperty({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, example: ['tagIds', 2] }) path!: Array<string | number>;
+}
+
+class ValidationErrorDetail {
+  @ApiProperty({ enum: ['ValidationError'] }) name!: string;
+  @ApiProperty({ type: [ValidationIssueBody] }) issues!: ValidationIssueBody[];
+}
+
+export class ValidationErrorBody {
+  @ApiProperty({ example: false }) success!: boolean;
+  @ApiProperty({ type: ValidationErrorDetail }) error!: ValidationErrorDetail;
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'A rule of the domain refused the request, or the body is not valid JSON',
+  401: 'No, invalid or expired credentials',
+  403: 'The API key lacks the scope',
+  404: 'No such resource for this user',
+  409: 'Conflicting state',
+  422: 'The body, query or path failed validation',
+};
+
+const BODY_OF: Record<number, new () => unknown> = {
+  400: FlatErrorBody,
+  401: NestedErrorBody,
+  403: NestedErrorBody,
+  404: FlatErrorBody,
+  409: FlatErrorBody,
+  422: ValidationErrorBody,
+};
+
+/** Documents the error statuses an operation can answer, each with its body shape; 500 always. */
+export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 422>) {
+  return applyDecorators(
+    ApiExtraModels(NestedErrorBody, FlatErrorBody, ValidationErrorBody),
+    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], schema: { $ref: getSchemaPath(BODY_OF[status]) } })),
+    ApiResponse({ status: 500, description: 'Unexpected error (logged with the request id)', schema: { $ref: getSchemaPath(NestedErrorBody) } }),
+  );
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+const CLIENT_REQUEST_ID = /^[\w\-.:]{1,128}$/;
+
+export type RequestWithContext = Request & { id: string; principalUserId?: string };
+
+/** Every response carries X-Request-Id (the client's own when it sent a sane one) and one log line. */
+export function requestContext(log: Logger) {
+  return (request: Request, response: Response, next: NextFunction) => {
+    const offered = request.header('x-request-id');
+    const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
+    (request as RequestWithContext).id = id;
+    response.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    response.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info(
+        { requestId: id, method: request.method, path: request.path, status: response.statusCode, durationMs: Math.round(durationMs * 10) / 10, userId: (request as RequestWithContext).principalUserId },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,84 @@
+import type { Clock } from '../../core/clock.js';
+import { type EnqueueOptions, type JobDefinition, type JobRunner, millisUntilNext, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
+
+/** Without Redis: the same job definitions, run in this process with retries and daily schedules. */
+export class InProcessJobRunner implements JobRunner {
+  readonly kind = 'in-process' as const;
+  private readonly definitions: Map<string, JobDefinition<unknown>>;
+  private readonly active = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private failed = 0;
+  private completed = 0;
+  private closed = false;
+
+  constructor(
+    definitions: readonly JobDefinition<never>[],
+    private readonly clock: Clock,
+    private readonly onError: (name: string, error: unknown) => void,
+  ) {
+    this.definitions = new Map(definitions.map((definition) => [definition.name, definition as JobDefinition<unknown>]));
+    for (const definition of this.definitions.values()) if (definition.schedule) this.scheduleNext(definition);
+  }
+
+  async enqueue<Input>(name: string, input: Input, { jobId }: EnqueueOptions): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`No job named ${name}`);
+    if (this.closed || this.active.has(jobId)) return;
+    this.active.add(jobId);
+    const run = this.attempt(definition, input, 1).finally(() => {
+      this.active.delete(jobId);
+      this.running.delete(run);
+    });
+    this.running.add(run);
+  }
+
+  async counts(): Promise<Record<string, number>> {
+    return { active: this.active.size, completed: this.completed, failed: this.failed };
+  }
+
+  /** Resolves when every enqueued job has finished (tests and graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    await this.drain();
+  }
+
+  private async attempt(definition: JobDefinition<unknown>, input: unknown, attempt: number): Promise<void> {
+    try {
+      await definition.handle(input);
+      this.completed += 1;
+    } catch (error) {
+      this.onError(definition.name, error);
+      if (attempt >= RETRY_ATTEMPTS || this.closed) {
+        this.failed += 1;
+        return;
+      }
+      await new Promise<void>((resolve) => this.timer(() => resolve(), RETRY_BASE_DELAY_MS * 2 ** (attempt - 1)));
+      if (!this.closed) await this.attempt(definition, input, attempt + 1);
+    }
+  }
+
+  private scheduleNext(definition: JobDefinition<unknown>): void {
+    const schedule = definition.schedule;
+    if (!schedule || this.closed) return;
+    this.timer(() => {
+      const day = this.clock.now().toISOString().slice(0, 16);
+      void this.enqueue(definition.name, schedule.input, { jobId: `${definition.name}-${day.replace(':', '')}` });
+      this.scheduleNext(definition);
+    }, millisUntilNext(schedule.dailyAtUtc, this.clock.now()));
+  }
+
+  private timer(callback: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      callback();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}

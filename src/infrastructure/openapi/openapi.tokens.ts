@@ -1,0 +1,2 @@
+/** Filled in after the app is built (the document describes the app itself). */
+export const OPENAPI_DOCUMENT = Symbol('OpenApiDocument');

@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import { PROJECTIONS } from '../../../projections/index.js';
+import type { AppConfig } from '../../config/config.js';
+import { type Clock, systemClock } from '../../core/clock.js';
+import { connectDatabase, type DatabaseConnection } from '../database/database.js';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import { migrate } from '../database/migrate.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store.js';
+import { PostgresEventStore } from '../event-store/postgres-event-store.js';
+import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
+import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
+import type { JobDefinition, JobRunner } from '../jobs/job.js';
+import { CheckpointWatch } from '../projections/checkpoint-watch.js';
+import { ProjectionRunner } from '../projections/projection-runner.js';
+import { ReadYourWrites } from './read-your-writes.js';
+
+export interface Runtime {
+  readonly config: AppConfig;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly database: DatabaseConnection;
+  readonly eventStore: EventStore;
+  readonly watch: CheckpointWatch;
+  readonly readYourWrites: ReadYourWrites;
+  readonly jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+export interface OpenedDatabase {
+  readonly connection: DatabaseConnection;
+  readonly embedded: EmbeddedDatabase | null;
+}
+
+/** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a service already running there). */
+export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20): Promise<OpenedDatabase> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, (line) => log.debug({ postgres: line }));
+  const url = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
+  const connection = connectDatabase(url, { max: poolSize });
+  return { connection, embedded };
+}
+
+export function createEventStore(config: AppConfig, connection: DatabaseConnection): EventStore {
+  return config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new PostgresEventStore(connection.pool);
+}
+
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  readonly jobs?: (runtime: Omit<Runtime, 'jobs' | 'close'>) => JobDefinition<never>[];
+}
+
+/** Builds and starts everything the HTTP layer stands on, in dependency order. */
+export async function startRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const { connection: database, embedded } = await openDatabase(config, log, 30);
+  const setups = await migrate(database.db, PROJECTIONS);
+  for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
+  const eventStore = createEventStore(config, database);
+  const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS.map((projection) => projection.name));
+  await watch.start();
+  const runners = PROJECTIONS.map(
+    (projection) => new ProjectionRunner(database, eventStore, projection, watch, { onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),
+  );
+  for (const runner of runners) runner.start();
+  const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log);
+  const base = { config, log, clock, database, eventStore, watch, readYourWrites };
+  const definitions = options.jobs?.(base) ?? [];
+  const onJobError = (name: string, error: unknown) => log.error({ err: error, job: name }, 'job failed');
+  const jobs = config.redisUrl ? await BullMqJobRunner.start(config.redisUrl, definitions, onJobError) : new InProcessJobRunner(definitions, clock, onJobError);
+  let closing: Promise<void> | null = null;
+  return {
+    ...base,
+    jobs,
+    close() {
+      closing ??= (async () => {
+        await jobs.close();
+        await Promise.all(runners.map((runner) => runner.stop()));
+        await watch.close();
+        await eventStore.close();
+        await database.close();
+        await embedded?.stop();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import type { Kysely, Selectable } from 'kysely';
+import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
+import { NotFoundError } from '../../core/errors.js';
+import { toAmountNumber } from '../../core/money.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { availableBalance, effectiveCreditLimit } from './account-balances.js';
+import type { AccountDetailResponse, AccountListItemResponse } from './http/account.responses.js';
+
+type AccountRow = Selectable<AccountsTable>;
+
+export class ListAccounts extends Query<{ accounts: AccountListItemResponse[] }> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+export class GetAccount extends Query<AccountDetailResponse> {
+  constructor(
+    readonly userId: string,
+    readonly accountId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAccounts)
+export class ListAccountsHandler implements IQueryHandler<ListAccounts> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId }: ListAccounts) {
+    const rows = await this.db.selectFrom('accounts').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+    return { accounts: rows.map(toListItem) };
+  }
+}
+
+@QueryHandler(GetAccount)
+export class GetAccountHandler implements IQueryHandler<GetAccount> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, accountId }: GetAccount) {
+    const row = await findLiveAccount(this.db, userId, accountId);
+    if (!row) throw new NotFoundError('Account');
+    return toDetail(row);
+  }
+}
+
+export function findLiveAccount(db: Kysely<Database>, userId: string, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+function toListItem(row: AccountRow): AccountListItemResponse {
+  return {
+    id: row.id,
+    mask: row.mask,
+    name: row.name,
+    source: row.source,
+    subtype: row.subtype,
+    type: row.type,
+    linkItemId: null,
+    currency: row.currency,
+    current: toAmountNumber(row.current),
+    updatedAt: row.updated_at.toISOString(),
+    userOverrideCreditLimit: toAmountNumber(row.user_override_credit_limit),
+    institutionName: row.institution_name,
+    newAccountsAvailable: false,
+    logo: null,
+    url: null,
+    canAddInvestments: false,
+    creditLimit: toAmountNumber(row.credit_limit),
+    hasInvestments: row.type === 'investment',
+    hasLiabilities: row.type === 'credit_card' || row.type === 'loan',
+    needsReauth: false,
+    pendingDisconnectAt: null,
+  };
+}
+
+export function toDetail(row: AccountRow): AccountDetailResponse {
+  const limit = effectiveCreditLimit(row.credit_limit, row.user_override_credit_limit);
+  const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normalise(row.current), limit && normalise(limit));
+  return {
+    id: row.id,
+    mask: row.mask,
+    name: row.name,
+    source: row.source,
+    subtype: row.subtype,
+    type: row.type,
+    linkItemId: null,
+    currency: row.currency,
+    available: toAmountNumber(available),
+    creditLimit: toAmountNumber(row.credit_limit),
+    current: toAmountNumber(row.current),
+    updatedAt: row.updated_at.toISOString(),
+    userOverrideCreditLimit: toAmountNumber(row.user_override_credit_limit),
+    billedProducts: null,
+    institutionId: null,
+    institutionName: row.institution_name,
+    newAccountsAvailable: false,
+    logo: null,
+    url: null,
+    hasInvestmentAccounts: row.type === 'investment',
+    pendingDisconnectAt: null,
+  };
+}
+
+/** numeric(19,4) text ("12.5000") as a plain decimal ("12.5"). */
+function normalise(numeric: string): string {
+  return numeric.includes('.') ? numeric.replace(/0+$/, '').replace(/\.$/, '') : numeric;
+}

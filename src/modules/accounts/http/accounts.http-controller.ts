@@ -1,0 +1,142 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { type Clock, isoDate } from '../../../core/clock.js';
+import { invalid } from '../../../core/errors.js';
+import { newId } from '../../../core/ids.js';
+import { toDecimalString } from '../../../core/money.js';
+import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
+import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
+import type { ReadYourWrites } from '../../../infrastructure/runtime/read-your-writes.js';
+import { CLOCK, RUNTIME } from '../../../infrastructure/runtime/tokens.js';
+import type { Principal } from '../../identity/identity.store.js';
+import { SUBTYPES_BY_TYPE } from '../account.js';
+import { ExecuteAccountCommand } from '../account.commands.js';
+import { GetAccount, ListAccounts } from '../account.queries.js';
+import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
+import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
+import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
+import { BalanceSnapshotQuery } from './balance-snapshot.query-params.js';
+
+@ApiTags('Accounts')
+@ApiBearerAuth('bearerAuth')
+@Controller()
+export class AccountsHttpController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(RUNTIME) private readonly runtime: { readYourWrites: ReadYourWrites },
+  ) {}
+
+  @Get('accounts')
+  @ApiOperation({ operationId: 'listAccounts', summary: 'Every account of the user except deleted ones' })
+  @ApiOkResponse({ type: AccountListResponse })
+  @ApiErrors(401, 403)
+  list(@CurrentPrincipal() principal: Principal) {
+    return this.queries.execute(new ListAccounts(principal.user.id));
+  }
+
+  @Post('accounts')
+  @ApiOperation({ operationId: 'createManualAccount', summary: "Create a manual account and seed today's balance snapshot" })
+  @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
+  @ApiErrors(400, 401, 403, 422)
+  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
+    if (!SUBTYPES_BY_TYPE[body.type].includes(body.subtype)) {
+      throw invalid(['subtype'], `subtype must be one of ${SUBTYPES_BY_TYPE[body.type].join(', ')} for type ${body.type}`, 'invalid_enum_value');
+    }
+    if (body.creditLimit !== undefined && body.type !== 'credit_card') throw invalid(['creditLimit'], 'creditLimit is allowed only when type is credit_card');
+    const context = userCommandContext(principal, requestId, this.clock);
+    const accountId = newId();
+    const data = {
+      accountId,
+      name: body.name,
+      type: body.type,
+      subtype: body.subtype,
+      currency: body.currency ?? 'USD',
+      mask: body.mask ?? null,
+      institutionName: body.institutionName ?? null,
+      currentBalance: toDecimalString(body.currentBalance),
+      creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
+    };
+    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return {
+      id: accountId,
+      name: data.name,
+      type: data.type,
+      subtype: data.subtype,
+      institution: data.institutionName,
+      mask: data.mask,
+      currency: data.currency,
+      balance: body.currentBalance,
+      creditLimit: body.creditLimit ?? null,
+    };
+  }
+
+  @Get('accounts/:accountId')
+  @ApiOperation({ operationId: 'getAccount', summary: 'One account in detail' })
+  @ApiOkResponse({ type: AccountDetailResponse })
+  @ApiErrors(401, 403, 404)
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('accountId', 'Account') accountId: string) {
+    return this.queries.execute(new GetAccount(principal.user.id, accountId));
+  }
+
+  @Patch('accounts/:accountId')
+  @ApiOperation({ operationId: 'patchAccount', summary: 'Set or clear your own credit limit for a credit card' })
+  @ApiOkResponse({ type: AccountDetailResponse })
+  @ApiErrors(401, 403, 404, 422)
+  async patch(
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+    @UuidParam('accountId', 'Account') accountId: string,
+    @Body() body: PatchAccountRequest,
+  ) {
+    if (body.creditLimit !== undefined) {
+      const creditLimit = body.creditLimit === null ? null : toDecimalString(body.creditLimit);
+      const context = userCommandContext(principal, requestId, this.clock);
+      const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context));
+      await this.runtime.readYourWrites.waitFor(outcome.position);
+    }
+    return this.queries.execute(new GetAccount(principal.user.id, accountId));
+  }
+
+  @Patch('accounts/:accountId/balance')
+  @ApiOperation({ operationId: 'patchManualAccountBalance', summary: "Set a manual account's current balance (snapshots today)" })
+  @ApiOkResponse({ type: AccountDetailResponse })
+  @ApiErrors(400, 401, 403, 404, 422)
+  async patchBalance(
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+    @UuidParam('accountId', 'Account') accountId: string,
+    @Body() body: PatchManualBalanceRequest,
+  ) {
+    const context = userCommandContext(principal, requestId, this.clock);
+    const command = { type: 'UpdateManualBalance' as const, accountId, current: toDecimalString(body.current), today: isoDate(context.now) };
+    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, command, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return this.queries.execute(new GetAccount(principal.user.id, accountId));
+  }
+
+  @Delete('accounts/:accountId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'deleteAccount', summary: 'Delete an account; it and its transactions leave every list (idempotent)' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiErrors(401, 403, 404)
+  async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
+    const context = userCommandContext(principal, requestId, this.clock);
+    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return { success: true, message: outcome.events.length > 0 ? 'Account deleted' : 'Nothing to delete: the account is already gone' };
+  }
+
+  @Get('balances/snapshots')
+  @ApiOperation({ operationId: 'listBalanceSnapshots', summary: 'End-of-day balances of non-brokerage accounts, oldest first' })
+  @ApiOkResponse({ type: BalanceSnapshotListResponse })
+  @ApiErrors(401, 403, 422)
+  snapshots(@CurrentPrincipal() principal: Principal, @Query() query: BalanceSnapshotQuery) {
+    return this.queries.execute(new ListBalanceSnapshots(principal.user.id, query));
+  }
+}

@@ -1,0 +1,39 @@
+import { createHash, randomInt } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'pf_live_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 40;
+const API_KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+
+export const SCOPES = ['read', 'write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** `pf_live_` + 40 base62 characters from the CSPRNG (about 238 bits). */
+export function generateApiKey(): string {
+  let secret = '';
+  for (let i = 0; i < SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)];
+  return API_KEY_PREFIX + secret;
+}
+
+export function isApiKeyFormat(candidate: string): boolean {
+  return API_KEY_FORMAT.test(candidate);
+}
+
+/** Keys are high-entropy, so a plain SHA-256 is a safe lookup hash; the key itself is never stored. */
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+/** What may be shown of a key after creation: enough to recognise it, too little to use it. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 4);
+}
+
+export function parseScopes(text: string): Scope[] {
+  const scopes = text.split(',').map((scope) => scope.trim()).filter(Boolean);
+  for (const scope of scopes) {
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new Error(`Unknown scope "${scope}": use ${SCOPES.join(', ')}`);
+  }
+  if (scopes.length === 0) throw new Error(`At least one scope is needed: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}

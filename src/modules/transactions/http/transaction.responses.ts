@@ -1,0 +1,81 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { LOCKED_FIELD_OF, PAYMENT_CHANNELS } from '../transaction.js';
+
+const LOCKED_FIELDS = Object.values(LOCKED_FIELD_OF);
+
+export class LocationResponse {
+  @ApiProperty({ type: 'string', nullable: true }) address!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) city!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) country!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) postal_code!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) region!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) store_number!: string | null;
+  @ApiProperty({ type: 'number', nullable: true }) lat!: number | null;
+  @ApiProperty({ type: 'number', nullable: true }) lon!: number | null;
+}
+
+export class TransactionCategoryResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() iconKey!: string;
+  @ApiProperty({ type: 'string', nullable: true }) systemKey!: string | null;
+  @ApiProperty() groupName!: string;
+  @ApiProperty({ type: 'string', nullable: true }) groupSystemKey!: string | null;
+}
+
+export class CounterpartyResponse {
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['merchant', 'financial_institution', 'payment_app', 'marketplace', 'payment_terminal', 'income_source'] }) type!: string;
+  @ApiProperty({ type: 'string', nullable: true }) logo_url!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) website!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, required: false }) confidence_level?: string | null;
+  @ApiProperty({ type: 'string', nullable: true, required: false }) entity_id?: string | null;
+}
+
+export class TransactionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) accountId!: string;
+  @ApiProperty() accountName!: string;
+  @ApiProperty() accountType!: string;
+  @ApiProperty({ type: 'string', nullable: true }) accountSubtype!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) accountLogoDomain!: string | null;
+  @ApiProperty({ type: 'number', description: 'Signed: positive in, negative out.' }) amount!: number;
+  @ApiProperty({ type: 'string', format: 'date', nullable: true }) authorizedDate!: string | null;
+  @ApiProperty({ format: 'date' }) date!: string;
+  @ApiProperty({ type: TransactionCategoryResponse, nullable: true }) category!: TransactionCategoryResponse | null;
+  @ApiProperty({ type: [CounterpartyResponse], nullable: true }) counterparties!: CounterpartyResponse[] | null;
+  @ApiProperty({ type: 'string', nullable: true }) institutionLogo!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) institutionName!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) institutionUrl!: string | null;
+  @ApiProperty({ type: LocationResponse, nullable: true }) location!: LocationResponse | null;
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: LOCKED_FIELDS } }) lockedFields!: string[];
+  @ApiProperty({ type: 'string', nullable: true }) logoUrl!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) merchantName!: string | null;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: 'string', nullable: true }) notes!: string | null;
+  @ApiProperty({ type: 'string', enum: PAYMENT_CHANNELS, nullable: true }) paymentChannel!: string | null;
+  @ApiProperty() pending!: boolean;
+  @ApiProperty({ type: 'string', nullable: true }) linkAccountId!: string | null;
+  @ApiProperty({ enum: ['bank_link', 'manual'] }) source!: string;
+  @ApiProperty({ type: [String], format: 'uuid' }) tagIds!: string[];
+  @ApiProperty({ type: 'string', nullable: true }) website!: string | null;
+}
+
+export class TransactionPageResponse {
+  @ApiProperty({ type: [TransactionResponse] }) transactions!: TransactionResponse[];
+  @ApiProperty() hasMore!: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor!: string | null;
+}
+
+export class TransactionActivityEventResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['user', 'system'] }) actor!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ enum: LOCKED_FIELDS }) field!: string;
+  @ApiProperty({ required: false, description: 'The value before the change (any JSON).' }) oldValue?: unknown;
+  @ApiProperty({ required: false, description: 'The value after the change (any JSON).' }) newValue?: unknown;
+}
+
+export class TransactionActivityResponse {
+  @ApiProperty({ type: [TransactionActivityEventResponse] }) events!: TransactionActivityEventResponse[];
+}

@@ -1,0 +1,158 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Clock } from '../../../core/clock.js';
+import { newId } from '../../../core/ids.js';
+import { toDecimalString } from '../../../core/money.js';
+import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
+import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
+import type { ReadYourWrites } from '../../../infrastructure/runtime/read-your-writes.js';
+import { CLOCK, RUNTIME } from '../../../infrastructure/runtime/tokens.js';
+import type { Principal } from '../../identity/identity.store.js';
+import type { TransactionLocation } from '../transaction.js';
+import { ExecuteTransactionCommand } from '../transaction.commands.js';
+import type { TransactionPatch } from '../transaction.decider.js';
+import { GetTransaction, GetTransactionActivity, ListTransactions } from '../transaction.queries.js';
+import { TransactionListQuery } from './transaction-list.query-params.js';
+import { CreateTransactionRequest, type LocationRequest, PatchTransactionRequest } from './transaction.requests.js';
+import { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './transaction.responses.js';
+
+const DEFAULT_LIMIT = 50;
+
+@ApiTags('Transactions')
+@ApiBearerAuth('bearerAuth')
+@Controller('transactions')
+export class TransactionsHttpController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(RUNTIME) private readonly runtime: { readYourWrites: ReadYourWrites },
+  ) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listTransactions', summary: 'Transactions across all accounts, newest first, one keyset page at a time' })
+  @ApiOkResponse({ type: TransactionPageResponse })
+  @ApiErrors(401, 403, 422)
+  list(@CurrentPrincipal() principal: Principal, @Query() query: TransactionListQuery) {
+    return this.queries.execute(
+      new ListTransactions(principal.user.id, {
+        accountIds: (query.accountId ?? []).map((id) => id.toLowerCase()),
+        categoryGroups: query.categoryGroup ?? [],
+        startDate: query.startDate,
+        endDate: query.endDate,
+        cursor: query.cursor,
+        limit: query.limit ?? DEFAULT_LIMIT,
+      }),
+    );
+  }
+
+  @Post()
+  @ApiOperation({ operationId: 'createTransaction', summary: 'Create a transaction in a manual account' })
+  @ApiCreatedResponse({ type: TransactionResponse })
+  @ApiErrors(400, 401, 403, 404, 422)
+  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateTransactionRequest) {
+    const context = userCommandContext(principal, requestId, this.clock);
+    const transactionId = newId();
+    const data = {
+      transactionId,
+      accountId: body.accountId.toLowerCase(),
+      source: 'manual' as const,
+      amount: toDecimalString(body.amount),
+      date: body.date,
+      name: body.name,
+      merchantName: body.merchantName ?? null,
+      categoryId: body.categoryId?.toLowerCase() ?? null,
+      notes: body.notes ?? null,
+      pending: body.pending ?? false,
+      paymentChannel: body.paymentChannel ?? null,
+      location: body.location ? locationOf(body.location) : null,
+      tagIds: normaliseTagIds(body.tagIds ?? []),
+      authorizedDate: body.authorizedDate ?? null,
+    };
+    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
+  }
+
+  @Get(':transactionId')
+  @ApiOperation({ operationId: 'getTransaction', summary: 'One transaction' })
+  @ApiOkResponse({ type: TransactionResponse })
+  @ApiErrors(401, 403, 404)
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('transactionId', 'Transaction') transactionId: string) {
+    return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
+  }
+
+  @Patch(':transactionId')
+  @ApiOperation({
+    operationId: 'updateTransaction',
+    summary: 'Sparse edit: a field present is written and locked against provider syncs; null restores the original value and unlocks it',
+  })
+  @ApiOkResponse({ type: TransactionResponse })
+  @ApiErrors(401, 403, 404, 409, 422)
+  async patch(
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+    @UuidParam('transactionId', 'Transaction') transactionId: string,
+    @Body() body: PatchTransactionRequest,
+  ) {
+    const context = userCommandContext(principal, requestId, this.clock);
+    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
+  }
+
+  @Delete(':transactionId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'deleteTransaction', summary: 'Delete a manual transaction; succeeds also when it is already gone or provider-managed' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiErrors(401, 403, 404)
+  async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
+    const context = userCommandContext(principal, requestId, this.clock);
+    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context));
+    await this.runtime.readYourWrites.waitFor(outcome.position);
+    return { success: true, message: outcome.events.length > 0 ? 'Transaction deleted' : 'Nothing to delete: the transaction is gone or managed by its provider' };
+  }
+
+  @Get(':transactionId/activity')
+  @ApiOperation({ operationId: 'listTransactionActivity', summary: 'Field-change history of a transaction, oldest first' })
+  @ApiOkResponse({ type: TransactionActivityResponse })
+  @ApiErrors(401, 403, 404)
+  activity(@CurrentPrincipal() principal: Principal, @UuidParam('transactionId', 'Transaction') transactionId: string) {
+    return this.queries.execute(new GetTransactionActivity(principal.user.id, transactionId));
+  }
+}
+
+function patchOf(body: PatchTransactionRequest): TransactionPatch {
+  const patch: TransactionPatch = {};
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.merchantName !== undefined) patch.merchantName = body.merchantName;
+  if (body.amount !== undefined) patch.amount = body.amount === null ? null : toDecimalString(body.amount);
+  if (body.date !== undefined) patch.date = body.date;
+  if (body.categoryId !== undefined) patch.categoryId = body.categoryId === null ? null : body.categoryId.toLowerCase();
+  if (body.notes !== undefined) patch.notes = body.notes;
+  if (body.paymentChannel !== undefined) patch.paymentChannel = body.paymentChannel;
+  if (body.location !== undefined) patch.location = body.location === null ? null : locationOf(body.location);
+  if (body.tagIds !== undefined) patch.tagIds = body.tagIds === null ? null : normaliseTagIds(body.tagIds);
+  return patch;
+}
+
+/** Every location field present, in one order, so equal locations compare equal. */
+function locationOf(location: LocationRequest): TransactionLocation {
+  return {
+    address: location.address ?? null,
+    city: location.city ?? null,
+    country: location.country ?? null,
+    postal_code: location.postal_code ?? null,
+    region: location.region ?? null,
+    store_number: location.store_number ?? null,
+    lat: location.lat ?? null,
+    lon: location.lon ?? null,
+  };
+}
+
+function normaliseTagIds(tagIds: readonly string[]): string[] {
+  return [...new Set(tagIds.map((id) => id.toLowerCase()))].sort();
+}

@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
+import { DomainRuleError, NotFoundError, ValidationFailedError, type ValidationIssue } from '../../core/errors.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
+import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
+import { findLiveAccount } from '../accounts/account.queries.js';
+import { systemCategoriesOf } from '../categories/user-categories.js';
+import { unknownTagIds } from '../tags/tag-directory.js';
+import { type TransactionEvent, type TransactionState, transactionStreamId } from './transaction.js';
+import { type TransactionCommand, transactionDecider } from './transaction.decider.js';
+
+type TransactionOutcome = CommandOutcome<TransactionEvent, TransactionState>;
+
+export class ExecuteTransactionCommand extends Command<TransactionOutcome> {
+  constructor(
+    readonly transactionId: string,
+    readonly command: TransactionCommand,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Checks what the decider cannot see — the account, category and tags named exist for this
+ * user — then decides and appends on the transaction's stream.
+ */
+@CommandHandler(ExecuteTransactionCommand)
+export class ExecuteTransactionCommandHandler implements ICommandHandler<ExecuteTransactionCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) private readonly db: Kysely<Database>,
+  ) {}
+
+  async execute({ transactionId, command, context }: ExecuteTransactionCommand): Promise<TransactionOutcome> {
+    if (command.type === 'CreateTransaction') {
+      const account = await findLiveAccount(this.db, context.userId, command.data.accountId);
+      if (!account) throw new NotFoundError('Account');
+      if (account.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Transactions can be created only in manual accounts; this one is synced from its provider.');
+      await this.checkReferences(context.userId, command.data.categoryId, command.data.tagIds);
+    } else if (command.type === 'EditTransaction') {
+      // The list is the truth of what is editable: a transaction whose account was deleted left it.
+      const listed = await this.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', context.userId).executeTakeFirst();
+      if (!listed) throw new NotFoundError('Transaction');
+      await this.checkReferences(context.userId, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
+    }
+    return handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, command, context, 'Transaction');
+  }
+
+  private async checkReferences(userId: string, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    if (categoryId !== null && !systemCategoriesOf(userId).has(categoryId)) {
+      issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['categoryId'] });
+    }
+    const unknown = tagIds.length > 0 ? await unknownTagIds(this.store, userId, tagIds) : [];
+    for (const tagId of unknown) issues.push({ code: 'custom', message: `tag ${tagId} is not one of your tags`, path: ['tagIds', tagIds.indexOf(tagId)] });
+    if (issues.length > 0) throw new ValidationFailedError(issues);
+  }
+}

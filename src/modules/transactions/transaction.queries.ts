@@ -1,0 +1,119 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { type Kysely, sql } from 'kysely';
+import { NotFoundError, invalid } from '../../core/errors.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { categoryIdsInGroups } from '../categories/user-categories.js';
+import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
+import { decodeCursor, encodeCursor } from './transaction-cursor.js';
+import { toTransactionResponse } from './transaction.mapper.js';
+
+export interface TransactionListFilter {
+  readonly accountIds: readonly string[];
+  readonly categoryGroups: readonly string[];
+  readonly startDate?: string;
+  readonly endDate?: string;
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export class ListTransactions extends Query<TransactionPageResponse> {
+  constructor(
+    readonly userId: string,
+    readonly filter: TransactionListFilter,
+  ) {
+    super();
+  }
+}
+
+export class GetTransaction extends Query<TransactionResponse> {
+  constructor(
+    readonly userId: string,
+    readonly transactionId: string,
+  ) {
+    super();
+  }
+}
+
+export class GetTransactionActivity extends Query<TransactionActivityResponse> {
+  constructor(
+    readonly userId: string,
+    readonly transactionId: string,
+  ) {
+    super();
+  }
+}
+
+export function selectTransactions(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .selectAll('t')
+    .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name'])
+    .where('t.user_id', '=', userId);
+}
+
+@QueryHandler(ListTransactions)
+export class ListTransactionsHandler implements IQueryHandler<ListTransactions> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, filter }: ListTransactions): Promise<TransactionPageResponse> {
+    if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) throw invalid(['startDate'], 'startDate must not be after endDate');
+    let query = selectTransactions(this.db, userId);
+    if (filter.accountIds.length > 0) query = query.where('t.account_id', 'in', filter.accountIds);
+    if (filter.categoryGroups.length > 0) {
+      const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
+      query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
+    }
+    if (filter.startDate) query = query.where('t.date', '>=', filter.startDate);
+    if (filter.endDate) query = query.where('t.date', '<=', filter.endDate);
+    if (filter.cursor) {
+      const after = decodeCursor(userId, filter.cursor);
+      query = query.where(sql<boolean>`(t.date, t.created_at, t.id) < (${after.date}::date, ${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+    }
+    const rows = await query.orderBy('t.date', 'desc').orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(filter.limit + 1).execute();
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > filter.limit;
+    return {
+      transactions: page.map((row) => toTransactionResponse(userId, row)),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(userId, { date: last.date, createdAt: last.created_at.toISOString(), id: last.id }) : null,
+    };
+  }
+}
+
+@QueryHandler(GetTransaction)
+export class GetTransactionHandler implements IQueryHandler<GetTransaction> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, transactionId }: GetTransaction): Promise<TransactionResponse> {
+    const row = await selectTransactions(this.db, userId).where('t.id', '=', transactionId).executeTakeFirst();
+    if (!row) throw new NotFoundError('Transaction');
+    return toTransactionResponse(userId, row);
+  }
+}
+
+@QueryHandler(GetTransactionActivity)
+export class GetTransactionActivityHandler implements IQueryHandler<GetTransactionActivity> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, transactionId }: GetTransactionActivity): Promise<TransactionActivityResponse> {
+    const rows = await this.db
+      .selectFrom('transaction_activity')
+      .select(['id', 'actor', 'created_at', 'field', 'old_value', 'new_value'])
+      .where('transaction_id', '=', transactionId)
+      .where('user_id', '=', userId)
+      .orderBy('seq')
+      .execute();
+    // A deleted transaction keeps its history; one never edited has none, so ask whether it exists.
+    if (rows.length === 0) {
+      const live = await this.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', userId).executeTakeFirst();
+      if (!live) throw new NotFoundError('Transaction');
+    }
+    return {
+      events: rows.map((row) => ({ id: row.id, actor: row.actor, createdAt: row.created_at.toISOString(), field: row.field, oldValue: row.old_value, newValue: row.new_value })),
+    };
+  }
+}
