@@ -21,7 +21,8 @@ export interface CommandOutcome<Event extends DomainEvent, State> {
 }
 
 export const SCHEMA_VERSION = 1;
-const MAX_ATTEMPTS = 5;
+/** Each round of a conflict lets at least one writer through; jitter spreads the rest. */
+const MAX_ATTEMPTS = 25;
 
 /**
  * Load the stream, fold, decide, append at the revision read. A concurrent append makes the
@@ -53,6 +54,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
       if (attempt >= MAX_ATTEMPTS) {
         throw new DomainRuleError('CONCURRENT_MODIFICATION', `${resource} was changed by another request at the same time; try again.`, 409);
       }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
     }
   }
 }
