@@ -9,12 +9,14 @@ import { type Runtime, startRuntime } from '../../src/infrastructure/runtime/run
 import type { Scope } from '../../src/modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from '../../src/modules/identity/identity.store.js';
 import { serviceJobs } from '../../src/service-jobs.js';
+import { OpenApiValidator } from './openapi-validator.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
   readonly app: INestApplication;
   readonly runtime: Runtime;
   readonly server: Server;
+  readonly openApi: OpenApiValidator;
   /** A new user with a key; `as(key)` makes requests with it. */
   newUser(scopes?: Scope[]): Promise<{ userId: string; key: string }>;
   as(key: string): AuthorizedClient;
@@ -36,11 +38,18 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
   const runtime = await startRuntime(config, createLogger(config.logLevel), { clock: options.clock, jobs: serviceJobs });
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;
+  const openApi = new OpenApiValidator((await request(server).get('/v1/openapi.json').expect(200)).body);
+  // Every response an end-to-end test receives must match the served OpenAPI document.
+  const conforms = (method: string, path: string) => (response: request.Response) => {
+    const problems = openApi.check(method, path, response.status, response.headers['content-type'], response.body);
+    if (problems.length > 0) throw new Error(`Response does not match the OpenAPI document:\n${problems.join('\n')}\n${JSON.stringify(response.body).slice(0, 2000)}`);
+  };
   let users = 0;
   return {
     app,
     runtime,
     server,
+    openApi,
     async newUser(scopes = ['read', 'write']) {
       users += 1;
       const { user } = await ensureUser(runtime.database.db, `user${users}-${Date.now()}@example.com`);
@@ -48,13 +57,13 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
       return { userId: user.id, key: issued.key };
     },
     as(key: string): AuthorizedClient {
-      const auth = (test: request.Test) => test.set('Authorization', `Bearer ${key}`);
+      const auth = (method: string, path: string, test: request.Test) => test.set('Authorization', `Bearer ${key}`).expect(conforms(method, path));
       return {
-        get: (path) => auth(request(server).get(path)),
-        post: (path, body) => auth(request(server).post(path)).send(body as object),
-        patch: (path, body) => auth(request(server).patch(path)).send(body as object),
-        put: (path, body) => auth(request(server).put(path)).send(body as object),
-        delete: (path) => auth(request(server).delete(path)),
+        get: (path) => auth('GET', path, request(server).get(path)),
+        post: (path, body) => auth('POST', path, request(server).post(path)).send(body as object),
+        patch: (path, body) => auth('PATCH', path, request(server).patch(path)).send(body as object),
+        put: (path, body) => auth('PUT', path, request(server).put(path)).send(body as object),
+        delete: (path) => auth('DELETE', path, request(server).delete(path)),
       };
     },
     async close() {

@@ -157,7 +157,7 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
       const subscription = store.subscribeToAll({ after: before });
       const feed = collect(subscription);
       const slow = await openAppend(stream(), [event('Slow')]);
-      let deliveredWhileOpen: RecordedEvent[] = [];
+      let deliveredWhileOpen: RecordedEvent[];
       try {
         await store.appendToStream(stream(), [event('Fast1')], 'no_stream');
         await store.appendToStream(stream(), [event('Fast2')], 'no_stream');

@@ -32,7 +32,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };
     if (error instanceof UnauthorizedError) return { status: 401, body: nestedError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE) };
     if (error instanceof ForbiddenError) return { status: 403, body: nestedError('FORBIDDEN', error.message) };
-    const parserError = error as { type?: string; status?: number };
+    // Express's body parser errors arrive as they are, or wrapped by Nest as the cause of a 400.
+    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string };
     if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };
     if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB.') };
     if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
@@ -40,7 +41,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (error instanceof HttpException) {
       const status = error.getStatus();
-      if (status === 404) return { status, body: nestedError('NOT_FOUND', `No route for ${request.method} ${request.path}`) };
+      if (status === 404) return { status, body: nestedError('NOT_FOUND', `No route for ${request.method} ${request.originalUrl.split('?')[0]}`) };
       if (status < 500) return { status, body: flatError(codeForStatus(status), error.message) };
     }
     this.log.error({ err: error, requestId: request.id, method: request.method, path: request.path }, 'unexpected error');

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { sql } from 'kysely';
 import { Public } from '../../infrastructure/http/api-key.guard.js';
@@ -19,7 +19,8 @@ class HealthResponse {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-@ApiTags('Operations')
+/** An operator's probe outside /v1, so it is not part of the API's OpenAPI document. */
+@ApiExcludeController()
 @Controller()
 export class HealthHttpController {
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}

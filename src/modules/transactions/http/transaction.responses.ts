@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { LOCKED_FIELD_OF, PAYMENT_CHANNELS } from '../transaction.js';
 
 const LOCKED_FIELDS = Object.values(LOCKED_FIELD_OF);
+const ANY_JSON = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }, { type: 'array', items: {} }, { type: 'null' }];
 
 export class LocationResponse {
   @ApiProperty({ type: 'string', nullable: true }) address!: string | null;
@@ -72,8 +73,8 @@ export class TransactionActivityEventResponse {
   @ApiProperty({ enum: ['user', 'system'] }) actor!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ enum: LOCKED_FIELDS }) field!: string;
-  @ApiProperty({ required: false, description: 'The value before the change (any JSON).' }) oldValue?: unknown;
-  @ApiProperty({ required: false, description: 'The value after the change (any JSON).' }) newValue?: unknown;
+  @ApiProperty({ required: false, description: 'The value before the change (any JSON).', anyOf: ANY_JSON }) oldValue?: unknown;
+  @ApiProperty({ required: false, description: 'The value after the change (any JSON).', anyOf: ANY_JSON }) newValue?: unknown;
 }
 
 export class TransactionActivityResponse {

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+let document: { openapi: string; info: { version: string }; paths: Record<string, Record<string, { security?: unknown[] }>>; components: { securitySchemes: Record<string, unknown> } };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  document = (await request(t.server).get('/v1/openapi.json').expect(200)).body;
+});
+afterAll(() => t.close());
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1, version 0.1.0, served without credentials, with the bearerAuth scheme', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('0.1.0');
+    expect(document.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+  });
+
+  it('passes redocly lint with neither errors nor warnings', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ledgerline-openapi-'));
+    const file = path.join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document));
+    const lint = await promisify(execFile)(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format', 'json'], {
+      cwd: process.cwd(),
+      maxBuffer: 10 * 1024 * 1024,
+    }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    const report = JSON.parse(lint.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ message: string; location: unknown }> };
+    expect(report.problems.map((problem) => problem.message)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
+
+  it('describes every /v1 route the application serves, each protected by bearerAuth', () => {
+    const router = (t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }).router;
+    const served = router.stack
+      .filter((layer) => layer.route && layer.route.path.startsWith('/v1/') && !layer.route.path.startsWith('/v1/docs') && layer.route.path !== '/v1/openapi.json')
+      .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`));
+    const documented = Object.entries(document.paths).flatMap(([route, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${route}`));
+    expect(served.length).toBeGreaterThan(10);
+    expect(documented.sort()).toEqual(served.sort());
+    for (const operations of Object.values(document.paths)) for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('answers every documented operation without credentials with the documented 401', async () => {
+    const sample = '00000000-0000-4000-8000-000000000000';
+    for (const [route, operations] of Object.entries(document.paths)) {
+      for (const method of Object.keys(operations)) {
+        const url = route.replace(/\{\w+\}/g, sample);
+        const response = await request(t.server)[method as 'get'](url).send({});
+        expect([method, route, response.status, response.body]).toEqual([method, route, 401, { error: { code: 'UNAUTHORIZED', message: 'Invalid or expired token' } }]);
+        expect(t.openApi.check(method.toUpperCase(), url, response.status, response.headers['content-type'], response.body)).toEqual([]);
+      }
+    }
+  });
+
+  it('serves a human-readable reference page beside the document', async () => {
+    const page = await request(t.server).get('/v1/docs/').expect(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('swagger');
+  });
+});
