@@ -75,7 +75,7 @@ describe('the embedded default', () => {
     const secondStart = await startService();
     console.info(`embedded default: /health answered ${secondStart} ms after a restart`);
     const listed = await fetch(`${base}/v1/accounts`, { headers: { Authorization: `Bearer ${key}` } });
-    expect((await listed.json()).accounts.map((account: { name: string }) => account.name)).toEqual(['Wallet']);
+    expect(((await listed.json()) as { accounts: Array<{ name: string }> }).accounts.map((account: { name: string }) => account.name)).toEqual(['Wallet']);
     expect(await stopService()).toBe(0);
   }, 120_000);
 });

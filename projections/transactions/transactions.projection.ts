@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { unhandled } from '../../src/core/exhaustive.js';
+import { type Insertable, sql } from 'kysely';
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
@@ -8,7 +9,7 @@ import {
   TRANSACTION_STREAM_PREFIX,
   type TransactionEvent,
 } from '../../src/modules/transactions/transaction.js';
-import { createTransactionsTable } from './transactions.table.js';
+import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
 
 const COLUMN_OF: Record<EditableField, string> = {
   name: 'name',
@@ -29,7 +30,15 @@ export const transactionsProjection: ProjectionDefinition = {
   tables: ['transactions'],
   createTables: createTransactionsTable,
   async apply(trx, events) {
+    // Consecutive creations go in one multi-row INSERT: a replay of $all is mostly creations.
+    let pendingRows: Insertable<TransactionsTable>[] = [];
+    const flush = async () => {
+      if (pendingRows.length === 0) return;
+      await trx.insertInto('transactions').values(pendingRows).onConflict((conflict) => conflict.column('id').doNothing()).execute();
+      pendingRows = [];
+    };
     for (const recorded of events) {
+      if (recorded.type !== 'TransactionCreated') await flush();
       if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) {
         if (recorded.type === 'AccountDeleted') {
           await trx.deleteFrom('transactions').where('account_id', '=', (recorded.data as AccountDeleted['data']).accountId).execute();
@@ -43,35 +52,32 @@ export const transactionsProjection: ProjectionDefinition = {
       const revision = Number(recorded.revision);
       switch (event.type) {
         case 'TransactionCreated':
-          await trx
-            .insertInto('transactions')
-            .values({
-              id: event.data.transactionId,
-              user_id: recorded.metadata.userId,
-              account_id: event.data.accountId,
-              source: event.data.source,
-              amount: event.data.amount,
-              date: event.data.date,
-              authorized_date: event.data.authorizedDate,
-              name: event.data.name,
-              merchant_name: event.data.merchantName,
-              category_id: event.data.categoryId,
-              notes: event.data.notes,
-              payment_channel: event.data.paymentChannel,
-              pending: event.data.pending,
-              location: event.data.location === null ? null : JSON.stringify(event.data.location) as never,
-              counterparties: null,
-              tag_ids: event.data.tagIds,
-              locked_fields: [],
-              link_account_id: null,
-              logo_url: null,
-              website: null,
-              created_at: at,
-              updated_at: at,
-              revision,
-            })
-            .onConflict((conflict) => conflict.column('id').doNothing())
-            .execute();
+          pendingRows.push({
+            id: event.data.transactionId,
+            user_id: recorded.metadata.userId,
+            account_id: event.data.accountId,
+            source: event.data.source,
+            amount: event.data.amount,
+            date: event.data.date,
+            authorized_date: event.data.authorizedDate,
+            name: event.data.name,
+            merchant_name: event.data.merchantName,
+            category_id: event.data.categoryId,
+            notes: event.data.notes,
+            payment_channel: event.data.paymentChannel,
+            pending: event.data.pending,
+            location: event.data.location === null ? null : JSON.stringify(event.data.location) as never,
+            counterparties: null,
+            tag_ids: event.data.tagIds,
+            locked_fields: [],
+            link_account_id: null,
+            logo_url: null,
+            website: null,
+            created_at: at,
+            updated_at: at,
+            revision,
+          });
+          if (pendingRows.length >= 1000) await flush();
           break;
         case 'TransactionEdited': {
           const values: Record<string, unknown> = { updated_at: at, revision };
@@ -90,10 +96,11 @@ export const transactionsProjection: ProjectionDefinition = {
           await trx.deleteFrom('transactions').where('id', '=', event.data.transactionId).execute();
           break;
         default: {
-          const unknown: never = event;
-          return unknown;
+          unhandled(event);
+          break;
         }
       }
     }
+    await flush();
   },
 };

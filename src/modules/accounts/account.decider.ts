@@ -1,3 +1,4 @@
+import { unhandled } from '../../core/exhaustive.js';
 import type { Decider } from '../../core/decider.js';
 import { DomainRuleError, invalid, NotFoundError } from '../../core/errors.js';
 import { availableBalance, effectiveCreditLimit } from './account-balances.js';
@@ -47,8 +48,8 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (!takesBalanceSnapshots(state) || state.lastSnapshotDate === command.date) return [];
       return [snapshot(state, command.accountId, command.date)];
     default: {
-      const unknown: never = command;
-      return unknown;
+      unhandled(command);
+      throw new Error(`Unknown account command ${(command as { type: string }).type}`);
     }
   }
 }

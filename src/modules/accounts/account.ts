@@ -1,3 +1,4 @@
+import { unhandled } from '../../core/exhaustive.js';
 import type { DomainEvent } from '../../core/events.js';
 
 export const ACCOUNT_TYPES = ['bank', 'credit_card', 'investment', 'loan'] as const;
@@ -70,8 +71,8 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'AccountDeleted':
       return { ...state, status: 'deleted' };
     default: {
-      const unknown: never = event;
-      return unknown;
+      unhandled(event);
+      return state;
     }
   }
 }

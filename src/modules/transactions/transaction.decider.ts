@@ -1,3 +1,4 @@
+import { unhandled } from '../../core/exhaustive.js';
 import type { Decider } from '../../core/decider.js';
 import { DomainRuleError, NotFoundError } from '../../core/errors.js';
 import {
@@ -35,8 +36,8 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       if (state.status !== 'live' || state.source !== 'manual' || !state.accountId) return [];
       return [{ type: 'TransactionDeleted', data: { transactionId: command.transactionId, accountId: state.accountId } }];
     default: {
-      const unknown: never = command;
-      return unknown;
+      unhandled(command);
+      throw new Error(`Unknown transaction command ${(command as { type: string }).type}`);
     }
   }
 }

@@ -54,25 +54,30 @@ export function selectTransactions(db: Kysely<Database>, userId: string) {
     .where('t.user_id', '=', userId);
 }
 
+/** One keyset page (plus one row, to know whether more follow), newest first. */
+export function listTransactionsQuery(db: Kysely<Database>, userId: string, filter: TransactionListFilter) {
+  if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) throw invalid(['startDate'], 'startDate must not be after endDate');
+  let query = selectTransactions(db, userId);
+  if (filter.accountIds.length > 0) query = query.where('t.account_id', 'in', filter.accountIds);
+  if (filter.categoryGroups.length > 0) {
+    const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
+    query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
+  }
+  if (filter.startDate) query = query.where('t.date', '>=', filter.startDate);
+  if (filter.endDate) query = query.where('t.date', '<=', filter.endDate);
+  if (filter.cursor) {
+    const after = decodeCursor(userId, filter.cursor);
+    query = query.where(sql<boolean>`(t.date, t.created_at, t.id) < (${after.date}::date, ${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+  }
+  return query.orderBy('t.date', 'desc').orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(filter.limit + 1);
+}
+
 @QueryHandler(ListTransactions)
 export class ListTransactionsHandler implements IQueryHandler<ListTransactions> {
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, filter }: ListTransactions): Promise<TransactionPageResponse> {
-    if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) throw invalid(['startDate'], 'startDate must not be after endDate');
-    let query = selectTransactions(this.db, userId);
-    if (filter.accountIds.length > 0) query = query.where('t.account_id', 'in', filter.accountIds);
-    if (filter.categoryGroups.length > 0) {
-      const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
-      query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
-    }
-    if (filter.startDate) query = query.where('t.date', '>=', filter.startDate);
-    if (filter.endDate) query = query.where('t.date', '<=', filter.endDate);
-    if (filter.cursor) {
-      const after = decodeCursor(userId, filter.cursor);
-      query = query.where(sql<boolean>`(t.date, t.created_at, t.id) < (${after.date}::date, ${after.createdAt}::timestamptz, ${after.id}::uuid)`);
-    }
-    const rows = await query.orderBy('t.date', 'desc').orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(filter.limit + 1).execute();
+    const rows = await listTransactionsQuery(this.db, userId, filter).execute();
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
     const hasMore = rows.length > filter.limit;

@@ -1,3 +1,4 @@
+import { unhandled } from '../../core/exhaustive.js';
 import type { DomainEvent } from '../../core/events.js';
 
 export const PAYMENT_CHANNELS = ['in store', 'online', 'other'] as const;
@@ -99,8 +100,8 @@ export function evolveTransaction(state: TransactionState, event: TransactionEve
     case 'TransactionDeleted':
       return { ...state, status: 'deleted' };
     default: {
-      const unknown: never = event;
-      return unknown;
+      unhandled(event);
+      return state;
     }
   }
 }
