@@ -8,6 +8,7 @@ export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
   version: 1,
   tables: ['accounts'],
+  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted'],
   createTables: createAccountsTable,
   async apply(trx, events) {
     for (const recorded of events as readonly RecordedEvent<AccountEvent>[]) {

@@ -11,6 +11,7 @@ export const balanceSnapshotsProjection: ProjectionDefinition = {
   name: 'balance-snapshots',
   version: 1,
   tables: ['balance_snapshots'],
+  eventTypes: ['BalanceSnapshotTaken', 'AccountDeleted'],
   createTables: createBalanceSnapshotsTable,
   async apply(trx, events) {
     for (const recorded of events as readonly RecordedEvent<AccountEvent>[]) {

@@ -11,6 +11,7 @@ export const transactionActivityProjection: ProjectionDefinition = {
   name: 'transaction-activity',
   version: 1,
   tables: ['transaction_activity'],
+  eventTypes: ['TransactionEdited'],
   createTables: createTransactionActivityTable,
   async apply(trx, events) {
     const rows = events

@@ -28,6 +28,7 @@ export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
   version: 1,
   tables: ['transactions'],
+  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted'],
   createTables: createTransactionsTable,
   async apply(trx, events) {
     // Consecutive creations go in one multi-row INSERT: a replay of $all is mostly creations.

@@ -10,12 +10,13 @@ import type { ProjectionDefinition } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
 
 /** Records every event it applies; a duplicate or a gap shows in the table. */
-function recordingProjection(failOnBatch?: { batch: number }): ProjectionDefinition {
+function recordingProjection(failOnBatch?: { batch: number }, eventTypes = Array.from({ length: 60 }, (_, i) => `Happened${i}`)): ProjectionDefinition {
   let batches = 0;
   return {
     name: 'recording',
     version: 1,
     tables: ['recorded_events'],
+    eventTypes,
     async createTables(db) {
       await sql`CREATE TABLE recorded_events (seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, type text NOT NULL)`.execute(db);
     },
@@ -92,6 +93,18 @@ describe('projection runner', () => {
     await restarted.stop();
     await watch.close();
     expect(await recorded()).toEqual(ids);
+  });
+
+  it('only moves the checkpoint over batches with none of its event types, and still reaches the head', async () => {
+    const ids = await appendEvents(12);
+    const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
+    await watch.start();
+    const runner = new ProjectionRunner(connection, store, recordingProjection(undefined, ['Happened3', 'Happened7']), watch, { batchSize: 4 });
+    runner.start();
+    expect(await watch.waitFor(await store.headPosition(), 10_000)).toBe(true);
+    await runner.stop();
+    await watch.close();
+    expect(await recorded()).toEqual([ids[3], ids[7]]);
   });
 
   it('applies every event exactly once with two runners (two instances) on one database', async () => {

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { GlobalPosition, RecordedEvent } from '../../core/events.js';
 import type { DatabaseConnection } from '../database/database.js';
+import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { CHECKPOINT_CHANNEL, type CheckpointWatch } from './checkpoint-watch.js';
 import type { ProjectionDefinition } from './projection.js';
@@ -28,6 +29,7 @@ export class ProjectionRunner {
   private stopped = false;
   private running: Promise<void> | null = null;
   private closeCurrent: (() => Promise<void>) | null = null;
+  private readonly relevantTypes: ReadonlySet<string>;
 
   constructor(
     private readonly database: DatabaseConnection,
@@ -35,7 +37,9 @@ export class ProjectionRunner {
     private readonly projection: ProjectionDefinition,
     private readonly watch: CheckpointWatch,
     private readonly options: ProjectionRunnerOptions = {},
-  ) {}
+  ) {
+    this.relevantTypes = new Set(projection.eventTypes);
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -81,26 +85,31 @@ export class ProjectionRunner {
 
   private async applyBatch(events: readonly RecordedEvent[], from: GlobalPosition): Promise<GlobalPosition> {
     const to = events[events.length - 1].position;
-    const name = this.projection.name;
+    const relevant = events.filter((event) => this.relevantTypes.has(event.type));
+    if (relevant.length === 0) {
+      await this.moveCheckpoint(this.database.db, from, to, 0);
+      return to;
+    }
     await this.database.db.transaction().execute(async (trx) => {
-      await this.projection.apply(trx, events);
-      const moved = await trx
-        .updateTable('projection_checkpoints')
-        .set({
-          position_commit: to.commit.toString(),
-          position_prepare: to.prepare.toString(),
-          events_applied: sql`events_applied + ${events.length}`,
-          updated_at: new Date(),
-        })
-        .where('name', '=', name)
-        .where('position_commit', '=', from.commit.toString())
-        .where('position_prepare', '=', from.prepare.toString())
-        .executeTakeFirst();
-      // Compare-and-set: if someone else moved the checkpoint, this batch must not count.
-      if (moved.numUpdatedRows !== 1n) throw new LeaseLostError(name);
-      await sql`SELECT pg_notify(${CHECKPOINT_CHANNEL}, ${`${name} ${to.commit} ${to.prepare}`})`.execute(trx);
+      await this.projection.apply(trx, relevant);
+      await this.moveCheckpoint(trx, from, to, relevant.length);
     });
     return to;
+  }
+
+  /**
+   * Compare-and-set: if another runner moved the checkpoint, this batch must not count. The
+   * NOTIFY (delivered on commit) tells every instance's read-your-writes waiters.
+   */
+  private async moveCheckpoint(db: Kysely<Database>, from: GlobalPosition, to: GlobalPosition, applied: number): Promise<void> {
+    const name = this.projection.name;
+    const moved = await sql<{ notified: unknown }>`
+      UPDATE projection_checkpoints
+         SET position_commit = ${to.commit.toString()}, position_prepare = ${to.prepare.toString()},
+             events_applied = events_applied + ${applied}, updated_at = now()
+       WHERE name = ${name} AND position_commit = ${from.commit.toString()} AND position_prepare = ${from.prepare.toString()}
+      RETURNING pg_notify(${CHECKPOINT_CHANNEL}, ${`${name} ${to.commit} ${to.prepare}`}) AS notified`.execute(db);
+    if (moved.rows.length !== 1) throw new LeaseLostError(name);
   }
 
   private async readCheckpoint(): Promise<GlobalPosition> {

@@ -10,7 +10,9 @@ export interface ProjectionDefinition {
   readonly name: string;
   readonly version: number;
   readonly tables: readonly string[];
+  /** The event types it reads; a batch with none of them only moves the checkpoint. */
+  readonly eventTypes: readonly string[];
   createTables(db: Kysely<unknown>): Promise<void>;
-  /** Applies a batch in the runner's transaction; the checkpoint moves in the same transaction. */
+  /** Applies a batch (only `eventTypes`, in order) in the runner's transaction; the checkpoint moves in the same transaction. */
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
 }
