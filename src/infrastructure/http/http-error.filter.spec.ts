@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+import type { ArgumentsHost } from '@nestjs/common';
+import { DomainRuleError, NotFoundError, ValidationFailedError } from '../../core/errors.js';
+import { createLogger } from '../logging/logger.js';
+import { HttpErrorFilter } from './http-error.filter.js';
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, log: createLogger('info', stream) };
+}
+
+function respond(filter: HttpErrorFilter, error: unknown) {
+  const sent: { status?: number; body?: unknown } = {};
+  const response = {
+    headersSent: false,
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      sent.body = body;
+    },
+  };
+  const request = { id: 'req-1', method: 'GET', path: '/v1/x', originalUrl: '/v1/x' };
+  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  filter.catch(error, host);
+  return sent;
+}
+
+describe('HTTP error filter', () => {
+  it('answers an unexpected error with a bare 500 and logs it with the request id', () => {
+    const { lines, log } = capture();
+    const sent = respond(new HttpErrorFilter(log), new Error('relation "transactions" does not exist: SELECT * FROM transactions'));
+    expect(sent).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'Internal server error' } } });
+    expect(JSON.stringify(sent.body)).not.toMatch(/SELECT|relation|at /);
+    expect(lines.join('')).toContain('req-1');
+  });
+
+  it('maps domain errors to their documented shapes', () => {
+    const { log } = capture();
+    const filter = new HttpErrorFilter(log);
+    expect(respond(filter, new NotFoundError('Transaction'))).toEqual({ status: 404, body: { code: 'NOT_FOUND', error: 'Transaction not found' } });
+    expect(respond(filter, new DomainRuleError('ACCOUNT_NOT_MANUAL', 'No.'))).toEqual({ status: 400, body: { code: 'ACCOUNT_NOT_MANUAL', error: 'No.' } });
+    expect(respond(filter, new DomainRuleError('CONCURRENT_MODIFICATION', 'Again.', 409)).status).toBe(409);
+    expect(respond(filter, new ValidationFailedError([{ code: 'too_big', message: 'm', path: ['tagIds', 2] }]))).toEqual({
+      status: 422,
+      body: { success: false, error: { name: 'ValidationError', issues: [{ code: 'too_big', message: 'm', path: ['tagIds', 2] }] } },
+    });
+  });
+});
