@@ -8,6 +8,8 @@ import { migrate } from '../database/migrate.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store.js';
 import { PostgresEventStore } from '../event-store/postgres-event-store.js';
+import { withUpcasting } from '../event-store/upcasting-event-store.js';
+import { EVENT_UPCASTERS } from '../../event-upcasters.js';
 import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
 import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
 import type { JobDefinition, JobRunner } from '../jobs/job.js';
@@ -41,7 +43,8 @@ export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20
 }
 
 export function createEventStore(config: AppConfig, connection: DatabaseConnection): EventStore {
-  return config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new PostgresEventStore(connection.pool);
+  const store = config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new PostgresEventStore(connection.pool);
+  return withUpcasting(store, EVENT_UPCASTERS);
 }
 
 export interface RuntimeOptions {
