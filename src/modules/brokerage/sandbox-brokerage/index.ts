@@ -1,0 +1,1 @@
+export { createSandboxBrokerage, SANDBOX_BROKERAGES, type SandboxBrokerage, type SandboxBrokerageOptions } from './sandbox-brokerage.provider.js';

@@ -1,0 +1,212 @@
+/**
+ * The bank-link provider port (Plaid-like). The sandbox in `./sandbox-bank` is the default
+ * implementation; a real provider plugs in behind the same interface.
+ *
+ * Money is a decimal string. Transaction amounts are signed from the account holder's side:
+ * positive = money in, negative = money out. Balances are signed the same way: assets positive,
+ * liabilities (credit, loan) negative, so `current = opening + Σ posted amounts` for every type.
+ */
+
+export type PaymentChannel = 'in store' | 'online' | 'other';
+
+export type CounterpartyType =
+  | 'merchant'
+  | 'financial_institution'
+  | 'payment_app'
+  | 'marketplace'
+  | 'payment_terminal'
+  | 'income_source';
+
+export type ConfidenceLevel = 'VERY_HIGH' | 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN';
+
+export interface ProviderCounterparty {
+  readonly name: string;
+  readonly type: CounterpartyType;
+  readonly logo_url: string | null;
+  readonly website: string | null;
+  readonly entity_id: string | null;
+  readonly confidence_level: ConfidenceLevel | null;
+}
+
+export interface ProviderLocation {
+  readonly address: string | null;
+  readonly city: string | null;
+  readonly country: string | null;
+  readonly postal_code: string | null;
+  readonly region: string | null;
+  readonly store_number: string | null;
+  readonly lat: number | null;
+  readonly lon: number | null;
+}
+
+export interface ProviderTransaction {
+  readonly transactionId: string;
+  /** The `linkAccountId` of the account. */
+  readonly accountId: string;
+  /** Signed decimal string: positive = money in, negative = money out. */
+  readonly amount: string;
+  readonly isoCurrencyCode: string;
+  /** `YYYY-MM-DD`: the posting date (for a pending transaction, the day it was seen). */
+  readonly date: string;
+  readonly authorizedDate: string | null;
+  /** The raw statement descriptor, e.g. "NETFLIX.COM 866-579-7172". */
+  readonly name: string;
+  readonly merchantName: string | null;
+  /** A category `systemKey` from `categories/system-taxonomy.ts`, or null when unknown. */
+  readonly categorySystemKey: string | null;
+  readonly paymentChannel: PaymentChannel;
+  readonly pending: boolean;
+  /** On a posted transaction, the id of the pending transaction it replaces. */
+  readonly pendingTransactionId: string | null;
+  readonly counterparties: readonly ProviderCounterparty[];
+  readonly location: ProviderLocation;
+  readonly logoUrl: string | null;
+  readonly website: string | null;
+}
+
+export interface Institution {
+  readonly id: string;
+  readonly name: string;
+  readonly logo: string | null;
+  readonly url: string | null;
+}
+
+export type LinkAccountType = 'depository' | 'credit' | 'loan' | 'investment';
+
+export interface LinkAccountBalances {
+  /** Signed: assets positive, liabilities negative. Posted transactions only. */
+  readonly current: string | null;
+  /** Current plus pending; for credit, the remaining credit (`limit + current + pending`). */
+  readonly available: string | null;
+  readonly limit: string | null;
+}
+
+export interface LinkAccount {
+  readonly linkAccountId: string;
+  readonly name: string;
+  readonly officialName: string | null;
+  readonly mask: string | null;
+  readonly type: LinkAccountType;
+  readonly subtype: string | null;
+  readonly currency: string;
+  readonly balances: LinkAccountBalances;
+}
+
+export interface LinkToken {
+  readonly linkToken: string;
+  /** ISO-8601 instant. */
+  readonly expiration: string;
+}
+
+export interface ExchangedItem {
+  readonly itemId: string;
+  readonly accessToken: string;
+  readonly institution: Institution;
+  readonly accounts: readonly LinkAccount[];
+}
+
+export interface SyncRequest {
+  readonly accessToken: string;
+  /** Opaque; omit for the first page. */
+  readonly cursor?: string;
+  /** Maximum number of changes in the page. */
+  readonly count?: number;
+}
+
+/** Apply `added`, then `modified`, then `removed`; a page never names a transaction twice. */
+export interface SyncPage {
+  readonly added: readonly ProviderTransaction[];
+  readonly modified: readonly ProviderTransaction[];
+  readonly removed: readonly { readonly transactionId: string }[];
+  readonly hasMore: boolean;
+  /** Pass back to continue; when `hasMore` is false, keep it for the next sync. */
+  readonly nextCursor: string;
+}
+
+export interface ItemError {
+  readonly errorCode: string;
+  readonly errorMessage: string;
+}
+
+export type ItemStatus =
+  | { readonly status: 'ok' }
+  | { readonly status: 'login_required' }
+  | { readonly status: 'pending_disconnect'; readonly disconnectAt: string }
+  | { readonly status: 'error'; readonly error: ItemError };
+
+export type BankLinkWebhookCode =
+  | 'SYNC_UPDATES_AVAILABLE'
+  | 'ITEM_LOGIN_REQUIRED'
+  | 'ERROR'
+  | 'LOGIN_REPAIRED'
+  | 'PENDING_DISCONNECT'
+  | 'PENDING_EXPIRATION'
+  | 'NEW_ACCOUNTS_AVAILABLE';
+
+export const BANK_LINK_WEBHOOK_CODES: readonly BankLinkWebhookCode[] = [
+  'SYNC_UPDATES_AVAILABLE',
+  'ITEM_LOGIN_REQUIRED',
+  'ERROR',
+  'LOGIN_REPAIRED',
+  'PENDING_DISCONNECT',
+  'PENDING_EXPIRATION',
+  'NEW_ACCOUNTS_AVAILABLE',
+];
+
+export type BankLinkWebhook =
+  | {
+      readonly code: 'SYNC_UPDATES_AVAILABLE';
+      readonly itemId: string;
+      readonly initialUpdateComplete: boolean;
+      readonly historicalUpdateComplete: boolean;
+    }
+  | { readonly code: 'ITEM_LOGIN_REQUIRED'; readonly itemId: string; readonly error: ItemError }
+  | { readonly code: 'ERROR'; readonly itemId: string; readonly error: ItemError }
+  | { readonly code: 'LOGIN_REPAIRED'; readonly itemId: string }
+  | {
+      readonly code: 'PENDING_DISCONNECT';
+      readonly itemId: string;
+      readonly disconnectAt: string;
+      readonly reason: 'INSTITUTION_MIGRATION' | 'INSTITUTION_TOKEN_EXPIRATION';
+    }
+  | { readonly code: 'PENDING_EXPIRATION'; readonly itemId: string; readonly consentExpiresAt: string }
+  | { readonly code: 'NEW_ACCOUNTS_AVAILABLE'; readonly itemId: string };
+
+/** A well-signed body whose code this port does not know (providers add codes over time). */
+export interface UnrecognisedWebhook {
+  readonly code: 'UNRECOGNISED';
+  readonly rawCode: string | null;
+  readonly itemId: string | null;
+}
+
+export type WebhookHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export type BankLinkErrorCode =
+  | 'INVALID_ACCESS_TOKEN'
+  | 'INVALID_PUBLIC_TOKEN'
+  | 'INVALID_LINK_TOKEN'
+  | 'INVALID_CURSOR'
+  | 'ITEM_NOT_FOUND'
+  | 'ITEM_LOGIN_REQUIRED'
+  | 'INSTITUTION_NOT_FOUND';
+
+export class BankLinkError extends Error {
+  constructor(
+    readonly code: BankLinkErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BankLinkError';
+  }
+}
+
+export interface BankLinkProvider {
+  createLinkToken(request: { userId: string; reconnectItemId?: string }): Promise<LinkToken>;
+  exchangePublicToken(publicToken: string): Promise<ExchangedItem>;
+  /** Restartable: the same cursor and count always return the same page. */
+  syncTransactions(request: SyncRequest): Promise<SyncPage>;
+  getItemStatus(accessToken: string): Promise<ItemStatus>;
+  removeItem(accessToken: string): Promise<void>;
+  verifyWebhook(rawBody: string, headers: WebhookHeaders): boolean;
+  parseWebhook(rawBody: string): BankLinkWebhook | UnrecognisedWebhook;
+}

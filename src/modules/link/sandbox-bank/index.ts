@@ -1,0 +1,11 @@
+export { generateSandboxHistory } from './sandbox-history.generator.js';
+export type {
+  PlantedStream,
+  PlantedStreamFrequency,
+  SandboxAccount,
+  SandboxHistory,
+  SandboxHistoryOptions,
+} from './sandbox-history.js';
+export { SANDBOX_INSTITUTIONS } from './sandbox-institutions.js';
+export { createSandboxBank, SANDBOX_WEBHOOK_SECRET, type FiredWebhook, type SandboxBank, type SandboxBankOptions } from './sandbox-bank.provider.js';
+export { SANDBOX_SIGNATURE_HEADER, signWebhook, verifyWebhookSignature, parseWebhookBody, type SignedWebhook } from './sandbox-webhooks.js';
