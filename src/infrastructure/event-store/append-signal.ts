@@ -21,6 +21,11 @@ export class AppendSignal {
     await this.ensureListening();
   }
 
+  /** Wakes this process's readers at once (an append made here needs no round trip to be seen). */
+  wake(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
   async next(timeoutMs: number): Promise<void> {
     if (this.closed) return;
     await this.ensureListening().catch(() => undefined);
@@ -37,7 +42,7 @@ export class AppendSignal {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of [...this.waiters]) wake();
+    this.wake();
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
@@ -62,7 +67,7 @@ export class AppendSignal {
     client.on('notification', (message) => {
       if (message.channel !== this.channel) return;
       this.onPayload?.(message.payload ?? '');
-      for (const wake of [...this.waiters]) wake();
+      this.wake();
     });
     client.once('error', () => {
       // The connection died: drop it so the next wait listens again on a fresh one.

@@ -23,6 +23,8 @@ interface EventRow {
   metadata: EventMetadata;
 }
 
+const APPEND_CHANNEL = 'ledgerline_events';
+
 const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS transaction_id, global_position, type, data, metadata';
 
 /**
@@ -33,9 +35,11 @@ const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
 export class PostgresEventStore implements EventStore {
   private readonly appendSignal: AppendSignal;
+  private notifying = false;
+  private notifyAgain = false;
 
   constructor(private readonly pool: pg.Pool) {
-    this.appendSignal = new AppendSignal(pool, 'ledgerline_events');
+    this.appendSignal = new AppendSignal(pool, APPEND_CHANNEL);
   }
 
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -52,6 +56,7 @@ export class PostgresEventStore implements EventStore {
       throw error;
     }
     if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+    this.announceAppend();
     const last = rows[rows.length - 1];
     return {
       nextExpectedRevision: BigInt(last.stream_revision),
@@ -85,6 +90,30 @@ export class PostgresEventStore implements EventStore {
   /** Resolves on the next append anywhere (or after `timeoutMs`): the cue to read again. */
   waitForAppend(timeoutMs: number): Promise<void> {
     return this.appendSignal.next(timeoutMs);
+  }
+
+  /**
+   * Readers here wake at once; other instances hear a NOTIFY sent after the append, never inside
+   * it: PostgreSQL serialises the commits of notifying transactions, fsync included, which would
+   * cap appends at one per disk flush. Bursts collapse into one notification in flight at a time.
+   */
+  private announceAppend(): void {
+    this.appendSignal.wake();
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    void this.pool
+      .query(`SELECT pg_notify('${APPEND_CHANNEL}', '')`)
+      .catch(() => undefined)
+      .finally(() => {
+        this.notifying = false;
+        if (this.notifyAgain) {
+          this.notifyAgain = false;
+          this.announceAppend();
+        }
+      });
   }
 
   async headPosition(): Promise<GlobalPosition> {

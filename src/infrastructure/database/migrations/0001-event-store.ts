@@ -26,13 +26,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON events
     FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`.execute(db);
-  await sql`
-    CREATE FUNCTION events_notify_append() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('ledgerline_events', '');
-      RETURN NULL;
-    END $$`.execute(db);
-  await sql`
-    CREATE TRIGGER events_notify AFTER INSERT ON events
-    FOR EACH STATEMENT EXECUTE FUNCTION events_notify_append()`.execute(db);
 }
