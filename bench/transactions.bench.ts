@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   let service: ChildProcess | null = null;
   const database = connectDatabase(databaseUrl, { max: connections + 2 });
   try {
-    service = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the service under load.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    service = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
     await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.ok === true, 60_000);
     const { user } = await ensureUser(database.db, 'bench@example.com');
     const key = (await issueApiKey(database.db, user.id, 'bench', ['read', 'write'], new Date())).key;
