@@ -1,15 +1,15 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { parseIsoDate } from '../../core/calendar-day.js';
 import { hasAtMostFourDecimals } from '../../core/money.js';
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isCalendarDate(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  try {
+    parseIsoDate(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A real calendar day written YYYY-MM-DD (2026-02-30 is refused). */

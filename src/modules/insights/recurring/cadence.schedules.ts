@@ -1,4 +1,4 @@
-import { anchoredDay, civilDateOf, dayNumberOf, daysInMonth, monthIndexOf } from './calendar-day.js';
+import { anchoredDay, civilFromDay, dayFromCivil, daysInMonth, monthIndexOf } from './calendar-day.js';
 import type { DetectedFrequency } from './recurring-stream.types.js';
 
 /**
@@ -89,7 +89,7 @@ function monthlySchedule(anchor: number): CadenceSchedule {
   return {
     frequency: 'MONTHLY',
     place(day) {
-      const month = monthIndexOf(civilDateOf(day));
+      const month = monthIndexOf(civilFromDay(day));
       return nearestSlot(day, [month - 1, month, month + 1], (slot) => anchoredDay(slot, anchor));
     },
     dayOfSlot: (slot) => anchoredDay(slot, anchor),
@@ -102,7 +102,7 @@ function semiMonthlySchedule(first: number, second: number): CadenceSchedule {
   return {
     frequency: 'SEMI_MONTHLY',
     place(day) {
-      const base = monthIndexOf(civilDateOf(day)) * 2;
+      const base = monthIndexOf(civilFromDay(day)) * 2;
       return nearestSlot(day, [base - 1, base, base + 1, base + 2], dayOfSlot);
     },
     dayOfSlot,
@@ -110,11 +110,11 @@ function semiMonthlySchedule(first: number, second: number): CadenceSchedule {
 }
 
 function annualSchedule(month: number, anchor: number): CadenceSchedule {
-  const dayOfSlot = (year: number): number => dayNumberOf(year, month, Math.min(anchor, daysInMonth(year, month)));
+  const dayOfSlot = (year: number): number => dayFromCivil(year, month, Math.min(anchor, daysInMonth(year, month)));
   return {
     frequency: 'ANNUALLY',
     place(day) {
-      const year = civilDateOf(day).year;
+      const year = civilFromDay(day).year;
       return nearestSlot(day, [year - 1, year, year + 1], dayOfSlot);
     },
     dayOfSlot,
@@ -143,7 +143,7 @@ function periodicRule(
 /** Deviations of each day from each day-of-month anchor 1..31, shared by the monthly fits. */
 function monthlyDeviationTable(days: readonly number[]): number[][] {
   const positions = days.map((day) => {
-    const { year, month, day: dayOfMonth } = civilDateOf(day);
+    const { year, month, day: dayOfMonth } = civilFromDay(day);
     const previous = month === 1 ? daysInMonth(year - 1, 12) : daysInMonth(year, month - 1);
     const next = month === 12 ? 31 : daysInMonth(year, month + 1);
     return { dayOfMonth, length: daysInMonth(year, month), previous, next };
@@ -185,7 +185,7 @@ function fitSemiMonthly(days: readonly number[], tolerance: number): CadenceSche
 /** Annual anchors come from the recent transactions themselves: any other day fits worse. */
 function fitAnnual(days: readonly number[], tolerance: number): CadenceSchedule {
   const anchors = [...new Set(days.slice(-12).map((day) => {
-    const { month, day: dayOfMonth } = civilDateOf(day);
+    const { month, day: dayOfMonth } = civilFromDay(day);
     return month * 100 + dayOfMonth;
   }))];
   const schedules = anchors.map((anchor) => annualSchedule(Math.floor(anchor / 100), anchor % 100));

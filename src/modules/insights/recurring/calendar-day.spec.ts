@@ -1,23 +1,23 @@
-import { anchoredDay, toDayNumber, toIsoDate } from './calendar-day.js';
+import { anchoredDay, parseIsoDate, formatIsoDate } from './calendar-day.js';
 import { fromUnits, toUnits } from './decimal-units.js';
 
 describe('calendar days', () => {
   it('round-trips every date from 1999 to 2101, across leap years', () => {
-    const first = toDayNumber('1999-01-01');
-    const last = toDayNumber('2101-12-31');
-    for (let day = first; day <= last; day += 1) expect(toDayNumber(toIsoDate(day))).toBe(day);
+    const first = parseIsoDate('1999-01-01');
+    const last = parseIsoDate('2101-12-31');
+    for (let day = first; day <= last; day += 1) expect(parseIsoDate(formatIsoDate(day))).toBe(day);
     expect(last - first + 1).toBe(103 * 365 + 25); // 2000 is a leap year, 2100 is not
-    expect(toDayNumber('1970-01-01')).toBe(0);
+    expect(parseIsoDate('1970-01-01')).toBe(0);
   });
 
   it('rejects what is not a calendar date', () => {
-    expect(() => toDayNumber('2026-02-29')).toThrow(RangeError);
-    expect(() => toDayNumber('2026-2-1')).toThrow(RangeError);
+    expect(() => parseIsoDate('2026-02-29')).toThrow(RangeError);
+    expect(() => parseIsoDate('2026-2-1')).toThrow(RangeError);
   });
 
   it('clamps a monthly anchor to the end of a short month', () => {
-    expect(toIsoDate(anchoredDay(2026 * 12 + 1, 31))).toBe('2026-02-28');
-    expect(toIsoDate(anchoredDay(2028 * 12 + 1, 30))).toBe('2028-02-29');
+    expect(formatIsoDate(anchoredDay(2026 * 12 + 1, 31))).toBe('2026-02-28');
+    expect(formatIsoDate(anchoredDay(2028 * 12 + 1, 30))).toBe('2028-02-29');
   });
 });
 

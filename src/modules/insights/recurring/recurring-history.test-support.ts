@@ -1,4 +1,5 @@
-import { dayNumberOf, toDayNumber, toIsoDate, civilDateOf, daysInMonth } from './calendar-day.js';
+import { mulberry32 } from '../../../core/seeded-random.js';
+import { dayFromCivil, parseIsoDate, formatIsoDate, civilFromDay, daysInMonth } from './calendar-day.js';
 import type { RecurringTransaction } from './recurring-stream.types.js';
 
 /** Builders for hand-made histories: given these transactions, expect these streams. */
@@ -44,7 +45,7 @@ export function series(spec: SeriesSpec): RecurringTransaction[] {
 }
 
 export function addDays(date: string, days: number): string {
-  return toIsoDate(toDayNumber(date) + days);
+  return formatIsoDate(parseIsoDate(date) + days);
 }
 
 export function everyNDays(start: string, step: number, count: number): string[] {
@@ -53,31 +54,22 @@ export function everyNDays(start: string, step: number, count: number): string[]
 
 /** The same day of `count` consecutive months from `start`'s month, clamped to short months. */
 export function monthlyOn(start: string, dayOfMonth: number, count: number): string[] {
-  const { year, month } = civilDateOf(toDayNumber(start));
+  const { year, month } = civilFromDay(parseIsoDate(start));
   return Array.from({ length: count }, (_, offset) => {
     const monthIndex = year * 12 + month - 1 + offset;
     const y = Math.floor(monthIndex / 12);
     const m = (monthIndex % 12) + 1;
-    return toIsoDate(dayNumberOf(y, m, Math.min(dayOfMonth, daysInMonth(y, m))));
+    return formatIsoDate(dayFromCivil(y, m, Math.min(dayOfMonth, daysInMonth(y, m))));
   });
 }
 
 /** Saturday and Sunday move to the following Monday, as a biller's bank would post them. */
 export function nextBusinessDay(date: string): string {
-  const weekday = (toDayNumber(date) + 4) % 7; // 1970-01-01 was a Thursday (4); 0 = Sunday
+  const weekday = (parseIsoDate(date) + 4) % 7; // 1970-01-01 was a Thursday (4); 0 = Sunday
   if (weekday === 6) return addDays(date, 2);
   if (weekday === 0) return addDays(date, 1);
   return date;
 }
 
-/** A small deterministic generator (mulberry32) so "random" histories are the same every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator so "random" histories are the same every run. */
+export const seededRandom = mulberry32;

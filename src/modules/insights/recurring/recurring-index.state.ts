@@ -1,4 +1,4 @@
-import { toDayNumber } from './calendar-day.js';
+import { parseIsoDate } from './calendar-day.js';
 import { toUnits } from './decimal-units.js';
 import { isPairable, isTransferCategory, pairedTransferIds, transferBucketOf } from './own-transfer.matcher.js';
 import { normalisePayeeName, payeeKeyOf } from './payee-key.normaliser.js';
@@ -102,7 +102,7 @@ class IndexDraft {
   private readonly touchedGroups = new Set<string>();
   /** Statement names and dates repeat endlessly; each is worked out once per change. */
   private readonly normalise = memoised(normalisePayeeName);
-  private readonly dayNumber = memoised(toDayNumber);
+  private readonly dayNumber = memoised(parseIsoDate);
 
   constructor(index: RecurringIndex) {
     this.transactions = new ShardedMapDraft(index.transactions);

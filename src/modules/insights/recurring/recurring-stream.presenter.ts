@@ -1,4 +1,4 @@
-import { toDayNumber, toIsoDate } from './calendar-day.js';
+import { parseIsoDate, formatIsoDate } from './calendar-day.js';
 import { averageUnits, fromUnits } from './decimal-units.js';
 import type { DetectedStream, PayeeGroup } from './recurring-index.state.js';
 import type { StreamFit } from './stream.fitter.js';
@@ -20,7 +20,7 @@ export function presentStream(detected: DetectedStream, group: PayeeGroup, conte
   if (first === undefined || last === undefined) throw new Error(`Stream ${detected.id} has no transactions`);
   const transactions = members.map((member) => context.transactionOf(member.id));
   const nextDay = fit.schedule.dayOfSlot(nextExpectedSlot(fit, last.day, context.pendingDays));
-  const isActive = toDayNumber(context.asOf) <= nextDay + fit.rule.graceDays;
+  const isActive = parseIsoDate(context.asOf) <= nextDay + fit.rule.graceDays;
   const status: RecurringStatus = !isActive
     ? 'TOMBSTONED'
     : members.length >= fit.rule.matureAt
@@ -35,9 +35,9 @@ export function presentStream(detected: DetectedStream, group: PayeeGroup, conte
     isActive,
     averageAmount: fromUnits(averageUnits(members.map((member) => member.units))),
     lastAmount: fromUnits(last.units),
-    firstDate: toIsoDate(first.day),
-    lastDate: toIsoDate(last.day),
-    predictedNextDate: isActive ? toIsoDate(nextDay) : null,
+    firstDate: formatIsoDate(first.day),
+    lastDate: formatIsoDate(last.day),
+    predictedNextDate: isActive ? formatIsoDate(nextDay) : null,
     transactionIds: members.map((member) => member.id),
     merchantName: mostCommon(transactions.map((transaction) => transaction.merchantName)),
     description: (transactions[transactions.length - 1] as RecurringTransaction).name,

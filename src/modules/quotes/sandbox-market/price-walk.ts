@@ -1,3 +1,5 @@
+import { mix32 } from '../../../core/seeded-random.js';
+
 /**
  * A seeded random walk that is O(log n) for any day, with no state and no cache: Lévy's
  * Brownian-bridge construction over 2^15 sessions (1990 to about 2115). The value at the end of
@@ -6,15 +8,7 @@
  */
 export const WALK_SESSIONS = 2 ** 15;
 
-export function mix32(value: number): number {
-  let x = value >>> 0;
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
+export { mix32 };
 
 export function hashText(text: string, seed: number): number {
   let hash = 0x811c9dc5 ^ seed;

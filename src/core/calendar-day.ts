@@ -1,0 +1,56 @@
+/**
+ * Calendar arithmetic on day numbers (whole days since 1970-01-01, civil calendar, no time zone),
+ * so date maths is integer maths and large histories never allocate a Date. Conversions follow
+ * Howard Hinnant's `days_from_civil` / `civil_from_days`.
+ */
+export type DayNumber = number;
+
+export interface CivilDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function dayFromCivil(year: number, month: number, day: number): DayNumber {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
+export function civilFromDay(dayNumber: DayNumber): CivilDate {
+  const z = dayNumber + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** A `YYYY-MM-DD` calendar date as its day number; anything else is a RangeError. */
+export function parseIsoDate(text: string): DayNumber {
+  const match = ISO_DATE.exec(text);
+  if (match === null) throw new RangeError(`Not a YYYY-MM-DD date: ${text}`);
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw new RangeError(`Not a calendar date: ${text}`);
+  return dayFromCivil(year, month, day);
+}
+
+const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
+
+export function formatIsoDate(dayNumber: DayNumber): string {
+  const { year, month, day } = civilFromDay(dayNumber);
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
+}
