@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   try {
     // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the service under load.
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    service = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    service = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
     await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.ok === true, 60_000);
     const { user } = await ensureUser(database.db, 'bench@example.com');
     const key = (await issueApiKey(database.db, user.id, 'bench', ['read', 'write'], new Date())).key;

@@ -1,7 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE, Reflector } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ApiKeyGuard } from './infrastructure/http/api-key.guard.js';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
 import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
 import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
@@ -13,6 +12,7 @@ import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/accou
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
+import { IdentityModule } from './modules/identity/identity.module.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
 import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
@@ -23,7 +23,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime, openApiDocument: { current: unknown }): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
       controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
@@ -34,7 +34,6 @@ export class AppModule {
         { provide: DATABASE, useValue: runtime.database.db },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
         { provide: JOBS, useValue: runtime.jobs },
-        { provide: APP_GUARD, useFactory: (reflector: Reflector) => new ApiKeyGuard(reflector, runtime.database.db, runtime.clock), inject: [Reflector] },
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         ExecuteAccountCommandHandler,

@@ -19,7 +19,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   app.disable('x-powered-by');
   app.use(requestContext(runtime.log));
   app.useBodyParser('json', { limit: '1mb', strict: false });
-  app.setGlobalPrefix('v1', { exclude: ['health'] });
+  // Browser sign-in lives on the service origin outside the versioned API (the spec's {auth_url}/api/auth).
+  app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}'] });
   const document = buildOpenApiDocument(app, runtime.config.publicUrl);
   openApiDocument.current = document;
   SwaggerModule.setup('v1/docs', app, document, { raw: false, customSiteTitle: 'Ledgerline API reference', swaggerOptions: { url: '/v1/openapi.json' } });

@@ -16,10 +16,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1, version 0.1.0, served without credentials, with the bearerAuth scheme', () => {
+  it('is OpenAPI 3.1, version 0.1.0, served without credentials, with the bearerAuth and sessionCookie schemes', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('0.1.0');
     expect(document.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'pf_session' }));
   });
 
   it('passes redocly lint with neither errors nor warnings', async () => {
@@ -35,21 +36,32 @@ describe('OpenAPI document', () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 60_000);
 
-  it('describes every /v1 route the application serves, each protected by bearerAuth', () => {
+  it('describes every /v1 and /api/auth route the application serves: /v1 by API key or session, sign-in public', () => {
     const router = (t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }).router;
+    // Wildcards are Nest's not-found handlers for the paths outside the /v1 prefix, not operations.
+    const documentedPrefix = (path: string) => ((path.startsWith('/v1/') && !path.startsWith('/v1/docs') && path !== '/v1/openapi.json') || path.startsWith('/api/auth/')) && !path.includes('*');
     const served = router.stack
-      .filter((layer) => layer.route && layer.route.path.startsWith('/v1/') && !layer.route.path.startsWith('/v1/docs') && layer.route.path !== '/v1/openapi.json')
+      .filter((layer) => layer.route && documentedPrefix(layer.route.path))
       .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`));
     const documented = Object.entries(document.paths).flatMap(([route, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${route}`));
     expect(served.length).toBeGreaterThan(10);
     expect(documented.sort()).toEqual(served.sort());
-    for (const operations of Object.values(document.paths)) for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    for (const [route, operations] of Object.entries(document.paths)) {
+      if (!route.startsWith('/v1/')) continue;
+      for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    }
+    expect(document.paths['/api/auth/sign-in/social'].post.security).toEqual([]);
+    expect(document.paths['/api/auth/callback/{provider}'].get.security).toEqual([]);
+    expect(document.paths['/api/auth/session'].get.security).toEqual([{ sessionCookie: [] }]);
+    expect(document.paths['/api/auth/sign-out'].post.security).toEqual([{ sessionCookie: [] }, {}]);
   });
 
-  it('answers every documented operation without credentials with the documented 401', async () => {
+  it('answers every operation that needs credentials, called without any, with the documented 401', async () => {
     const sample = '00000000-0000-4000-8000-000000000000';
+    const credentialsOptional = (security: unknown[] | undefined) => !security || security.length === 0 || security.some((requirement) => Object.keys(requirement as object).length === 0);
     for (const [route, operations] of Object.entries(document.paths)) {
-      for (const method of Object.keys(operations)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (credentialsOptional(operation.security)) continue;
         const url = route.replace(/\{\w+\}/g, sample);
         const response = await request(t.server)[method as 'get'](url).send({});
         expect([method, route, response.status, response.body]).toEqual([method, route, 401, { error: { code: 'UNAUTHORIZED', message: 'Invalid or expired token' } }]);

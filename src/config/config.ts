@@ -1,4 +1,9 @@
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-providers.js';
+
+export { ConfigError } from './config-error.js';
+export type { OAuthProviderConfig } from './oauth-providers.js';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface AppConfig {
@@ -16,20 +21,24 @@ export interface AppConfig {
   readonly nodeEnv: string;
   /** How long a write's response may wait for its read models (read-your-writes). */
   readonly readYourWritesTimeoutMs: number;
+  /** Requests per user per minute; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute: number;
+  /** Sign-in providers from `OAUTH_<NAME>_*`; none configured leaves API keys as the only credential. */
+  readonly oauthProviders: readonly OAuthProviderConfig[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const allowedCallbackOrigins = origins(env, 'ALLOWED_CALLBACK_ORIGINS');
+  const oauthProviders = loadOAuthProviders(env);
+  if (oauthProviders.length > 0 && allowedCallbackOrigins.length === 0) {
+    throw new ConfigError(
+      `ALLOWED_CALLBACK_ORIGINS is empty, so no sign-in could ever return to an application: set it to the origins of your web apps (OAuth providers configured: ${oauthProviders.map((p) => p.name).join(', ')}).`,
+    );
+  }
   return {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
@@ -39,10 +48,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
     embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
-    allowedCallbackOrigins: origins(env, 'ALLOWED_CALLBACK_ORIGINS'),
+    allowedCallbackOrigins,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    oauthProviders,
   };
 }
 

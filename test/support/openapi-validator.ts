@@ -1,8 +1,17 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+export interface OpenApiOperation {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, unknown> };
 }
 
 /** Checks real responses against the served OpenAPI 3.1 document (JSON Schema 2020-12). */
@@ -10,7 +19,7 @@ export class OpenApiValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly templates: Array<{ template: string; pattern: RegExp }>;
 
-  constructor(private readonly document: OpenApiDocument) {
+  constructor(readonly document: OpenApiDocument) {
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
     this.ajv.addSchema(document as object, 'openapi');
     this.templates = Object.keys(document.paths).map((template) => ({

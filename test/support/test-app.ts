@@ -20,6 +20,8 @@ export interface TestApp {
   /** A new user with a key; `as(key)` makes requests with it. */
   newUser(scopes?: Scope[]): Promise<{ userId: string; key: string }>;
   as(key: string): AuthorizedClient;
+  /** Requests a browser would send with the session cookie, from an allowed origin unless told otherwise. */
+  withSession(cookie: string, origin?: string | null): AuthorizedClient;
   close(): Promise<void>;
 }
 
@@ -31,11 +33,20 @@ export interface AuthorizedClient {
   delete(path: string): request.Test;
 }
 
+export interface TestAppOptions {
+  readonly clock?: Clock;
+  readonly env?: Record<string, string>;
+  /** Where the service's log lines go (at LOG_LEVEL, or info when given). */
+  readonly logTo?: NodeJS.WritableStream;
+}
+
 /** The real application on a fresh database: HTTP in, PostgreSQL out, nothing mocked. */
-export async function startTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', ...options.env });
-  const runtime = await startRuntime(config, createLogger(config.logLevel), { clock: options.clock, jobs: serviceJobs });
+  // One test user sends far more requests a minute than a person: specs of the limit turn it on.
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...options.env });
+  const log = options.logTo ? createLogger(options.env?.LOG_LEVEL ? config.logLevel : 'info', options.logTo) : createLogger(config.logLevel);
+  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: serviceJobs });
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;
   const openApi = new OpenApiValidator((await request(server).get('/v1/openapi.json').expect(200)).body);
@@ -43,6 +54,16 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
   const conforms = (method: string, path: string) => (response: request.Response) => {
     const problems = openApi.check(method, path, response.status, response.headers['content-type'], response.body);
     if (problems.length > 0) throw new Error(`Response does not match the OpenAPI document:\n${problems.join('\n')}\n${JSON.stringify(response.body).slice(0, 2000)}`);
+  };
+  const client = (headers: Record<string, string>): AuthorizedClient => {
+    const send = (method: string, path: string, test: request.Test) => test.set(headers).expect(conforms(method, path));
+    return {
+      get: (path) => send('GET', path, request(server).get(path)),
+      post: (path, body) => send('POST', path, request(server).post(path)).send(body as object),
+      patch: (path, body) => send('PATCH', path, request(server).patch(path)).send(body as object),
+      put: (path, body) => send('PUT', path, request(server).put(path)).send(body as object),
+      delete: (path) => send('DELETE', path, request(server).delete(path)),
+    };
   };
   let users = 0;
   return {
@@ -57,14 +78,10 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
       return { userId: user.id, key: issued.key };
     },
     as(key: string): AuthorizedClient {
-      const auth = (method: string, path: string, test: request.Test) => test.set('Authorization', `Bearer ${key}`).expect(conforms(method, path));
-      return {
-        get: (path) => auth('GET', path, request(server).get(path)),
-        post: (path, body) => auth('POST', path, request(server).post(path)).send(body as object),
-        patch: (path, body) => auth('PATCH', path, request(server).patch(path)).send(body as object),
-        put: (path, body) => auth('PUT', path, request(server).put(path)).send(body as object),
-        delete: (path) => auth('DELETE', path, request(server).delete(path)),
-      };
+      return client({ Authorization: `Bearer ${key}` });
+    },
+    withSession(cookie: string, origin: string | null = config.publicUrl) {
+      return client({ Cookie: cookie, ...(origin ? { Origin: origin } : {}) });
     },
     async close() {
       await app.close();

@@ -3,12 +3,14 @@ import type { ProjectionDefinition } from '../projections/projection.js';
 import * as eventStore from './migrations/0001-event-store.js';
 import * as checkpoints from './migrations/0002-projection-checkpoints.js';
 import * as identity from './migrations/0003-identity.js';
+import * as sessions from './migrations/0004-sessions.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
   '0001-event-store': eventStore,
   '0002-projection-checkpoints': checkpoints,
   '0003-identity': identity,
+  '0004-sessions': sessions,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

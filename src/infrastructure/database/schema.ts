@@ -14,7 +14,7 @@ export interface ProjectionCheckpointsTable {
 
 export interface UsersTable {
   id: string;
-  email: string;
+  email: string | null;
   name: string | null;
   created_at: Date;
 }
@@ -31,10 +31,41 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
 }
 
+export interface ProviderIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  email_verified: boolean;
+  name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SignInFlowsTable {
+  state_hash: Buffer;
+  provider: string;
+  callback_url: string;
+  sealed_verifier: Buffer;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface SessionsTable {
+  id_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  refreshed_at: Date;
+  expires_at: Date;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  provider_identities: ProviderIdentitiesTable;
+  sign_in_flows: SignInFlowsTable;
+  sessions: SessionsTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;

@@ -1,14 +1,20 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
+import { SCOPES } from '../../modules/identity/api-key.js';
+import { readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../modules/identity/http/session-cookie.js';
 import { authenticateApiKey, type Principal, touchApiKey } from '../../modules/identity/identity.store.js';
+import { resumeSession } from '../../modules/identity/session.store.js';
 import type { Database } from '../database/schema.js';
-import { ForbiddenError, UnauthorizedError } from './http-error.filter.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from './http-error.filter.js';
 import type { RequestWithContext } from './request-context.middleware.js';
+import type { SameOriginPolicy } from './same-origin.js';
 
 const PUBLIC = 'ledgerline:public';
-/** Marks a route that needs no credentials (health, the OpenAPI document). */
+/** Marks a route that needs no credentials (health, the OpenAPI document, signing in). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,40 +22,76 @@ const LAST_USED_PRECISION_MS = 60_000;
 
 type AuthenticatedRequest = RequestWithContext & { principal?: Principal };
 
+export interface CredentialsGuardOptions {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly sameOrigin: SameOriginPolicy;
+  readonly cookiePolicy: SessionCookiePolicy;
+  /** Null when rate limiting is off. */
+  readonly rateLimiter: RateLimiter | null;
+}
+
 /**
- * Every route is protected unless marked @Public: a bearer API key, and the `write` scope
- * for anything that is not a read.
+ * Every route is protected unless marked @Public. A request brings a bearer API key or, from a
+ * browser, the session cookie (which then gets both scopes, and must come from a trusted origin
+ * to change anything). Anything that is not a read needs the `write` scope; every authenticated
+ * request counts against its user's rate limit. Keys and sessions are looked up on every request,
+ * so a revoked key or an ended session stops working at once on every instance.
  */
-export class ApiKeyGuard implements CanActivate {
+export class CredentialsGuard implements CanActivate {
   private readonly lastTouched = new Map<string, number>();
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
+    private readonly options: CredentialsGuardOptions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
-    const principal = match ? await authenticateApiKey(this.db, match[1]) : null;
-    if (!principal) throw new UnauthorizedError();
+    const isRead = READ_METHODS.has(request.method);
+    const principal = request.header('authorization') !== undefined ? await this.byApiKey(request) : await this.bySession(request, context.switchToHttp().getResponse<Response>(), isRead);
     request.principal = principal;
     request.principalUserId = principal.user.id;
-    const needed = READ_METHODS.has(request.method) ? 'read' : 'write';
+    if (this.options.rateLimiter) {
+      const decision = await this.options.rateLimiter.consume(`user:${principal.user.id}`);
+      if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+    }
+    const needed = isRead ? 'read' : 'write';
     if (!principal.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the "${needed}" scope.`);
-    this.recordUse(principal.apiKeyId);
+    if (principal.credential.kind === 'apiKey') this.recordUse(principal.credential.apiKeyId);
     return true;
+  }
+
+  /** An Authorization header means a key, and only a key: a bad one is not rescued by a cookie. */
+  private async byApiKey(request: AuthenticatedRequest): Promise<Principal> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
+    const principal = match ? await authenticateApiKey(this.options.db, match[1]) : null;
+    if (!principal) throw new UnauthorizedError();
+    return principal;
+  }
+
+  private async bySession(request: AuthenticatedRequest, response: Response, isRead: boolean): Promise<Principal> {
+    const token = readSessionCookie(request);
+    if (!token) throw new UnauthorizedError();
+    // Checked before the session is even looked up, so a refused request cannot extend it.
+    if (!isRead && !this.options.sameOrigin.allows({ origin: request.header('origin'), referer: request.header('referer') })) {
+      throw new ForbiddenError('Cross-site request refused: a request authenticated by the session cookie must come from the service or an allowed web app.');
+    }
+    const now = this.options.clock.now();
+    const session = await resumeSession(this.options.db, token, now);
+    if (!session) throw new UnauthorizedError();
+    if (session.refreshed) setSessionCookie(response, this.options.cookiePolicy, token, session.expiresAt, now);
+    return { user: session.user, scopes: SCOPES, credential: { kind: 'session', expiresAt: session.expiresAt } };
   }
 
   /** lastUsedAt to the minute: one write per key per minute, not one per request. */
   private recordUse(apiKeyId: string): void {
-    const now = this.clock.now();
+    const now = this.options.clock.now();
     const last = this.lastTouched.get(apiKeyId) ?? 0;
     if (now.getTime() - last < LAST_USED_PRECISION_MS) return;
     this.lastTouched.set(apiKeyId, now.getTime());
-    void touchApiKey(this.db, apiKeyId, now).catch(() => this.lastTouched.delete(apiKeyId));
+    void touchApiKey(this.options.db, apiKeyId, now).catch(() => this.lastTouched.delete(apiKeyId));
   }
 }
 

@@ -6,10 +6,16 @@ import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from '.
 
 export class UnauthorizedError extends Error {}
 export class ForbiddenError extends Error {}
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many requests: try again in ${retryAfterSeconds} s.`);
+  }
+}
 
 interface HttpErrorResponse {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 /** Maps every error to its documented status and body; anything unexpected is logged and becomes a bare 500. */
@@ -21,8 +27,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const { status, body } = this.toResponse(error, request);
+    const { status, body, headers } = this.toResponse(error, request);
     if (response.headersSent) return;
+    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
     response.status(status).json(body);
   }
 
@@ -32,6 +39,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };
     if (error instanceof UnauthorizedError) return { status: 401, body: nestedError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE) };
     if (error instanceof ForbiddenError) return { status: 403, body: nestedError('FORBIDDEN', error.message) };
+    if (error instanceof RateLimitedError) {
+      return { status: 429, body: nestedError('RATE_LIMITED', error.message), headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+    }
     // Express's body parser errors arrive as they are, or wrapped by Nest as the cause of a 400.
     const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string };
     if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };

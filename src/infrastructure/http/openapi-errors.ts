@@ -36,7 +36,7 @@ export class ValidationErrorBody {
 const DESCRIPTIONS: Record<number, string> = {
   400: 'A rule of the domain refused the request, or the body is not valid JSON',
   401: 'No, invalid or expired credentials',
-  403: 'The API key lacks the scope',
+  403: 'The API key lacks the scope, or a cookie-authenticated write came from another site',
   404: 'No such resource for this user',
   409: 'Conflicting state',
   422: 'The body, query or path failed validation',
@@ -51,11 +51,22 @@ const BODY_OF: Record<number, new () => unknown> = {
   422: ValidationErrorBody,
 };
 
-/** Documents the error statuses an operation can answer, each with its body shape; 500 always. */
+const RATE_LIMITED = ApiResponse({
+  status: 429,
+  description: "Over the user's rate limit (RATE_LIMITED)",
+  headers: { 'Retry-After': { description: 'Seconds until the limit resets', schema: { type: 'integer', minimum: 1 } } },
+  schema: { $ref: getSchemaPath(NestedErrorBody) },
+});
+
+/**
+ * Documents the error statuses an operation can answer, each with its body shape; 500 always,
+ * and 429 wherever credentials are needed (every authenticated request counts against the limit).
+ */
 export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 422>) {
   return applyDecorators(
     ApiExtraModels(NestedErrorBody, FlatErrorBody, ValidationErrorBody),
     ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], schema: { $ref: getSchemaPath(BODY_OF[status]) } })),
+    ...(statuses.includes(401) ? [RATE_LIMITED] : []),
     ApiResponse({ status: 500, description: 'Unexpected error (logged with the request id)', schema: { $ref: getSchemaPath(NestedErrorBody) } }),
   );
 }

@@ -14,6 +14,7 @@ export function requestContext(log: Logger) {
     (request as RequestWithContext).id = id;
     response.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
+    // request.path, never the URL: the query string of /api/auth/callback carries the OAuth code and state.
     response.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { SESSION_COOKIE } from '../../modules/identity/http/session-cookie.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -15,10 +16,32 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     .setVersion(API_VERSION)
     .setLicense('Proprietary', `${publicUrl}/v1/docs`)
     .addServer(publicUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: pf_live_ followed by 40 base62 characters.' }, 'bearerAuth')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'pf_live_ API key', description: 'An API key: pf_live_ followed by 40 base62 characters.' }, 'bearerAuth')
+    .addCookieAuth(
+      SESSION_COOKIE,
+      { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The browser session set by the sign-in callback. Writes must come from the service or an allowed web app (Origin, else Referer).' },
+      'sessionCookie',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return toOpenApi31(document);
+  return toOpenApi31(acceptSessionWhereKeysAre(document));
+}
+
+/**
+ * The guard takes the session cookie wherever it takes an API key, so every operation that
+ * declares `bearerAuth` lists `sessionCookie` beside it (two requirements: either will do).
+ * Done here once, so no controller can forget it.
+ */
+function acceptSessionWhereKeysAre(document: OpenAPIObject): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as Array<{ security?: Array<Record<string, string[]>> }>) {
+      if (!operation || typeof operation !== 'object' || !Array.isArray(operation.security)) continue;
+      const bearer = operation.security.some((requirement) => 'bearerAuth' in requirement);
+      const cookie = operation.security.some((requirement) => 'sessionCookie' in requirement);
+      if (bearer && !cookie) operation.security.push({ sessionCookie: [] });
+    }
+  }
+  return document;
 }
 
 type Json = unknown;

@@ -5,18 +5,31 @@ import { displayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, type Scope }
 
 export interface User {
   readonly id: string;
-  readonly email: string;
+  readonly email: string | null;
   readonly name: string | null;
 }
 
+/** What authenticated the request: an API key (bearer), or a browser session (cookie). */
+export type Credential = { readonly kind: 'apiKey'; readonly apiKeyId: string } | { readonly kind: 'session'; readonly expiresAt: Date };
+
 export interface Principal {
   readonly user: User;
-  readonly apiKeyId: string;
   readonly scopes: readonly Scope[];
+  readonly credential: Credential;
+}
+
+export interface ApiKeySummary {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly scopes: readonly Scope[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
 }
 
 export interface IssuedApiKey {
   readonly id: string;
+  readonly name: string;
   readonly key: string;
   readonly prefix: string;
   readonly scopes: readonly Scope[];
@@ -40,7 +53,7 @@ export async function ensureUser(db: Kysely<Database>, email: string, name: stri
 
 export async function issueApiKey(db: Kysely<Database>, userId: string, name: string, scopes: readonly Scope[], now: Date): Promise<IssuedApiKey> {
   const key = generateApiKey();
-  const issued = { id: newId(), key, prefix: displayPrefix(key), scopes, createdAt: now };
+  const issued = { id: newId(), name, key, prefix: displayPrefix(key), scopes, createdAt: now };
   await db
     .insertInto('api_keys')
     .values({ id: issued.id, user_id: userId, name, prefix: issued.prefix, key_hash: hashApiKey(key), scopes: [...scopes], created_at: now })
@@ -58,7 +71,30 @@ export async function authenticateApiKey(db: Kysely<Database>, key: string): Pro
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
-  return { user: { id: row.id, email: row.email, name: row.name }, apiKeyId: row.apiKeyId, scopes: row.scopes as Scope[] };
+  return { user: { id: row.id, email: row.email, name: row.name }, scopes: row.scopes as Scope[], credential: { kind: 'apiKey', apiKeyId: row.apiKeyId } };
+}
+
+/** The user's live keys, oldest first; never a secret, not even its hash. */
+export async function listApiKeys(db: Kysely<Database>, userId: string): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes as Scope[], createdAt: row.created_at, lastUsedAt: row.last_used_at }));
+}
+
+/**
+ * Revokes one of the user's live keys; false when there is none with that id (another user's
+ * key included). Authentication reads the table on every request, so the key stops working at
+ * once on every instance.
+ */
+export async function revokeApiKey(db: Kysely<Database>, userId: string, apiKeyId: string, now: Date): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', apiKeyId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function touchApiKey(db: Kysely<Database>, apiKeyId: string, now: Date): Promise<void> {

@@ -1,0 +1,107 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import { DomainRuleError } from '../../../core/errors.js';
+import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
+import { ForbiddenError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
+import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
+import type { SameOriginPolicy } from '../../../infrastructure/http/same-origin.js';
+import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
+import type { Database } from '../../../infrastructure/database/schema.js';
+import { DATABASE } from '../../../infrastructure/runtime/tokens.js';
+import type { Principal } from '../identity.store.js';
+import { SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_SERVICE } from '../identity.tokens.js';
+import { closeSession } from '../session.store.js';
+import { failureMessage, type SignInService } from '../sign-in/sign-in.service.js';
+import { OAuthCallbackQuery, SignInRequest } from './auth.requests.js';
+import { SessionResponse, SignInResponse } from './auth.responses.js';
+import { clearSessionCookie, readSessionCookie, type SessionCookiePolicy, setSessionCookie } from './session-cookie.js';
+
+/** Browser sign-in, on the service origin outside /v1 (the spec's `{auth_url}/api/auth`). */
+@ApiTags('Authentication')
+@Controller('api/auth')
+export class AuthHttpController {
+  constructor(
+    @Inject(SIGN_IN_SERVICE) private readonly signIn: SignInService,
+    @Inject(SAME_ORIGIN_POLICY) private readonly sameOrigin: SameOriginPolicy,
+    @Inject(SESSION_COOKIE_POLICY) private readonly cookiePolicy: SessionCookiePolicy,
+    @Inject(DATABASE) private readonly db: Kysely<Database>,
+  ) {}
+
+  @Post('sign-in/social')
+  @Public()
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ operationId: 'signInSocial', summary: "Begin an OAuth 2.0 sign-in: the provider's consent screen to send the browser to", security: [] })
+  @ApiOkResponse({ type: SignInResponse })
+  @ApiErrors(400, 422)
+  async signInSocial(@Body() body: SignInRequest): Promise<SignInResponse> {
+    return { url: await this.signIn.begin(body.provider, body.callbackURL), redirect: true };
+  }
+
+  @Get('callback/:provider')
+  @Public()
+  @ApiOperation({
+    operationId: 'signInCallback',
+    summary: 'Where the provider returns the browser: exchanges the code, sets the session cookie, redirects to callbackURL',
+    description:
+      'Register `{PUBLIC_URL}/api/auth/callback/{provider}` as the redirect URI at the provider. On success: 302 to callbackURL with the ' +
+      '`pf_session` cookie. On failure: 302 to callbackURL with `?error=<code>` (access_denied, provider_error, code_rejected, ' +
+      'provider_unavailable, profile_incomplete) when the sign-in is known, else 400.',
+    security: [],
+  })
+  @ApiResponse({
+    status: 302,
+    description: 'Back to callbackURL: signed in (with the cookie) or with `?error=<code>`',
+    headers: {
+      Location: { description: 'callbackURL, with `error` on failure', schema: { type: 'string', format: 'uri' } },
+      'Set-Cookie': { description: '`pf_session` on success: HttpOnly, SameSite=Lax, Secure outside development, Path=/', schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors(400, 422)
+  @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
+  async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQuery, @Res() response: Response): Promise<void> {
+    const outcome = await this.signIn.complete(provider, query);
+    response.setHeader('Cache-Control', 'no-store');
+    if (outcome.kind === 'signedIn') {
+      setSessionCookie(response, this.cookiePolicy, outcome.session.token, outcome.session.expiresAt, outcome.session.openedAt);
+      return redirect(response, outcome.callbackURL);
+    }
+    if (!outcome.callbackURL) throw new DomainRuleError(outcome.failure.toUpperCase(), failureMessage(outcome.failure));
+    const back = new URL(outcome.callbackURL);
+    back.searchParams.set('error', outcome.failure);
+    redirect(response, back.toString());
+  }
+
+  @Get('session')
+  @ApiCookieAuth('sessionCookie')
+  @ApiOperation({ operationId: 'getSession', summary: 'The signed-in user and when the session expires' })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiErrors(401)
+  session(@CurrentPrincipal() principal: Principal): SessionResponse {
+    if (principal.credential.kind !== 'session') throw new UnauthorizedError();
+    return { user: { id: principal.user.id, email: principal.user.email, name: principal.user.name }, session: { expiresAt: principal.credential.expiresAt.toISOString() } };
+  }
+
+  @Post('sign-out')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'signOut', summary: 'End the session and clear its cookie (nothing to do without one)', security: [{ sessionCookie: [] }, {}] })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiErrors(403)
+  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SuccessResponse> {
+    const token = readSessionCookie(request);
+    if (token && !this.sameOrigin.allows({ origin: request.header('origin'), referer: request.header('referer') })) {
+      throw new ForbiddenError('Cross-site request refused: sign out from the service or an allowed web app.');
+    }
+    if (token) await closeSession(this.db, token);
+    clearSessionCookie(response, this.cookiePolicy);
+    return { success: true, message: token ? 'Signed out' : 'There was no session to sign out of' };
+  }
+}
+
+function redirect(response: Response, location: string): void {
+  response.status(302).setHeader('Location', location);
+  response.end();
+}

@@ -1,0 +1,47 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, Reflector } from '@nestjs/core';
+import { CredentialsGuard } from '../../infrastructure/http/api-key.guard.js';
+import { SameOriginPolicy } from '../../infrastructure/http/same-origin.js';
+import { MemoryRateLimitStore, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.js';
+import { RedisRateLimitStore } from '../../infrastructure/rate-limit/redis-rate-limit.store.js';
+import type { Runtime } from '../../infrastructure/runtime/runtime.js';
+import { CLOCK, DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { ApiKeysHttpController } from './http/api-keys.http-controller.js';
+import { AuthHttpController } from './http/auth.http-controller.js';
+import { sessionCookiePolicy } from './http/session-cookie.js';
+import { RATE_LIMITER, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_SERVICE } from './identity.tokens.js';
+import { SignInService } from './sign-in/sign-in.service.js';
+
+/** Who is calling: sign-in, sessions, API keys, and the global guard with its rate limit. */
+@Module({})
+export class IdentityModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    const { config, clock, log } = runtime;
+    const db = runtime.database.db;
+    return {
+      module: IdentityModule,
+      controllers: [AuthHttpController, ApiKeysHttpController],
+      providers: [
+        { provide: DATABASE, useValue: db },
+        { provide: CLOCK, useValue: clock },
+        { provide: SIGN_IN_SERVICE, useFactory: () => new SignInService(config, db, clock, log) },
+        { provide: SAME_ORIGIN_POLICY, useValue: new SameOriginPolicy(config.publicUrl, config.allowedCallbackOrigins) },
+        { provide: SESSION_COOKIE_POLICY, useValue: sessionCookiePolicy(config.nodeEnv) },
+        {
+          provide: RATE_LIMITER,
+          useFactory: async () => {
+            if (config.rateLimitPerMinute === 0) return null;
+            const store = config.redisUrl ? await RedisRateLimitStore.open(config.redisUrl) : new MemoryRateLimitStore();
+            return new RateLimiter(store, config.rateLimitPerMinute, clock, log);
+          },
+        },
+        {
+          provide: APP_GUARD,
+          useFactory: (reflector: Reflector, sameOrigin: SameOriginPolicy, cookiePolicy: ReturnType<typeof sessionCookiePolicy>, rateLimiter: RateLimiter | null) =>
+            new CredentialsGuard(reflector, { db, clock, sameOrigin, cookiePolicy, rateLimiter }),
+          inject: [Reflector, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, RATE_LIMITER],
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,127 @@
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { loadConfig } from '../src/config/config.js';
+import { createHttpApp } from '../src/http-app.js';
+import { createLogger } from '../src/infrastructure/logging/logger.js';
+import { type Runtime, startRuntime } from '../src/infrastructure/runtime/runtime.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('API keys', () => {
+  it('are issued once with their secret, then listed without it', async () => {
+    const { key } = await t.newUser();
+    const issued = await t.as(key).post('/v1/api-keys', { name: 'Budget spreadsheet' }).expect(201);
+    expect(issued.headers['cache-control']).toBe('no-store');
+    expect(issued.body).toEqual({
+      id: expect.any(String),
+      name: 'Budget spreadsheet',
+      key: expect.stringMatching(/^pf_live_[0-9A-Za-z]{40}$/),
+      prefix: issued.body.key.slice(0, 12),
+      scopes: ['read', 'write'],
+      createdAt: expect.any(String),
+    });
+    await t.as(issued.body.key).get('/v1/accounts').expect(200);
+
+    const listed = await t.as(key).get('/v1/api-keys').expect(200);
+    expect(listed.body.apiKeys.map((entry: { name: string }) => entry.name)).toEqual(['test', 'Budget spreadsheet']);
+    for (const entry of listed.body.apiKeys) expect(Object.keys(entry).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scopes']);
+    expect(JSON.stringify(listed.body)).not.toContain(issued.body.key.slice(12));
+    const stored = await t.runtime.database.db.selectFrom('api_keys').selectAll().where('id', '=', issued.body.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify({ ...stored, key_hash: stored.key_hash.toString('hex') })).not.toContain(issued.body.key.slice(12));
+  });
+
+  it('record when they were last used, to the minute', async () => {
+    const { key } = await t.newUser();
+    const issued = (await t.as(key).post('/v1/api-keys', { name: 'cron' }).expect(201)).body;
+    const lastUsedAt = async () => (await t.as(key).get('/v1/api-keys').expect(200)).body.apiKeys.find((entry: { id: string }) => entry.id === issued.id).lastUsedAt;
+    expect(await lastUsedAt()).toBeNull();
+    await t.as(issued.key).get('/v1/accounts').expect(200);
+    for (let attempt = 0; attempt < 50 && (await lastUsedAt()) === null; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await lastUsedAt()).toEqual(expect.any(String));
+  });
+
+  it('carry the scopes asked for; a read-only key gets 403 on every write operation of the API', async () => {
+    const { key } = await t.newUser();
+    const reader = (await t.as(key).post('/v1/api-keys', { name: 'dashboard', scopes: ['read'] }).expect(201)).body;
+    expect(reader.scopes).toEqual(['read']);
+    await t.as(reader.key).get('/v1/accounts').expect(200);
+    const sample = '00000000-0000-4000-8000-000000000000';
+    const needsCredentials = (security: unknown[] | undefined) => !!security && security.length > 0 && security.every((requirement) => Object.keys(requirement as object).length > 0);
+    const writes = Object.entries(t.openApi.document.paths)
+      .filter(([route]) => route.startsWith('/v1/'))
+      .flatMap(([route, operations]) =>
+        Object.entries(operations)
+          .filter(([method, operation]) => method !== 'get' && needsCredentials(operation.security))
+          .map(([method]) => ({ method, url: route.replace(/\{\w+\}/g, sample) })),
+      );
+    expect(writes.length).toBeGreaterThan(5);
+    for (const { method, url } of writes) {
+      const refused = await request(t.server)[method as 'post'](url).set('Authorization', `Bearer ${reader.key}`).send({});
+      expect([method, url, refused.status, refused.body]).toEqual([method, url, 403, { error: { code: 'FORBIDDEN', message: 'This API key lacks the "write" scope.' } }]);
+    }
+  });
+
+  it('refuse a missing or overlong name and unknown, empty or repeated scopes (422)', async () => {
+    const { key } = await t.newUser();
+    for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'k', scopes: ['admin'] }, { name: 'k', scopes: [] }, { name: 'k', scopes: ['read', 'read'] }, { name: 'k', extra: 1 }]) {
+      await t.as(key).post('/v1/api-keys', body).expect(422);
+    }
+  });
+
+  it("answer 404 for another user's key, an unknown or malformed id, and a key already revoked", async () => {
+    const owner = await t.newUser();
+    const other = await t.newUser();
+    const ownersKey = (await t.as(owner.key).post('/v1/api-keys', { name: 'mine' }).expect(201)).body;
+    const notFound = await t.as(other.key).delete(`/v1/api-keys/${ownersKey.id}`).expect(404);
+    expect(notFound.body).toEqual({ code: 'NOT_FOUND', error: 'API key not found' });
+    await t.as(owner.key).delete('/v1/api-keys/00000000-0000-4000-8000-000000000000').expect(404);
+    await t.as(owner.key).delete('/v1/api-keys/not-a-uuid').expect(404);
+    await t.as(ownersKey.key).get('/v1/accounts').expect(200);
+    await t.as(owner.key).delete(`/v1/api-keys/${ownersKey.id}`).expect(200);
+    await t.as(owner.key).delete(`/v1/api-keys/${ownersKey.id}`).expect(404);
+  });
+
+  it('stop working at once on every instance when revoked, and leave the list', async () => {
+    const second = await startSecondInstance(t.runtime);
+    try {
+      const { key } = await t.newUser();
+      const doomed = (await t.as(key).post('/v1/api-keys', { name: 'laptop' }).expect(201)).body;
+      await request(second.server).get('/v1/accounts').set('Authorization', `Bearer ${doomed.key}`).expect(200);
+      expect(await t.as(key).delete(`/v1/api-keys/${doomed.id}`).expect(200).then((response) => response.body)).toEqual({ success: true, message: 'API key revoked' });
+      const refused = await request(second.server).get('/v1/accounts').set('Authorization', `Bearer ${doomed.key}`).expect(401);
+      expect(refused.body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Invalid or expired token' } });
+      await t.as(doomed.key).get('/v1/accounts').expect(401);
+      const listed = await t.as(key).get('/v1/api-keys').expect(200);
+      expect(listed.body.apiKeys.map((entry: { id: string }) => entry.id)).not.toContain(doomed.id);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('may revoke the very key that makes the request', async () => {
+    const { key } = await t.newUser();
+    const own = (await t.as(key).get('/v1/api-keys').expect(200)).body.apiKeys[0];
+    await t.as(key).delete(`/v1/api-keys/${own.id}`).expect(200);
+    await t.as(key).get('/v1/api-keys').expect(401);
+  });
+});
+
+/** Another instance of the service on the same database, as behind a load balancer. */
+async function startSecondInstance(first: Runtime): Promise<{ server: Parameters<typeof request>[0]; close(): Promise<void> }> {
+  const config = loadConfig({ DATABASE_URL: first.database.url, LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0' });
+  const runtime = await startRuntime(config, createLogger('silent'));
+  const app: INestApplication = await createHttpApp(runtime);
+  return {
+    server: app.getHttpServer(),
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import type { Clock } from '../src/core/clock.js';
+import { openSession } from '../src/modules/identity/session.store.js';
+import type { OpenApiOperation } from './support/openapi-validator.js';
+import { type AuthorizedClient, startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * User B, with B's own valid credentials, aims every /v1 operation that takes an id at user A's
+ * ids. Each must answer 404 as if the id did not exist (or, for an idempotent DELETE, succeed
+ * without effect), and everything A can read must be exactly as before. The operations come
+ * from the served OpenAPI document, so one added later is swept too, or fails here until its
+ * id has a fixture below.
+ */
+
+/** Path parameters naming something that belongs to a user, and how A comes to own one. */
+const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
+  accountId: async (a) => (await a.post('/v1/accounts', { name: 'A checking', type: 'credit_card', subtype: 'credit card', currentBalance: -250, creditLimit: 1000 }).expect(201)).body.id,
+  transactionId: async (a) => {
+    const accountId = (await a.post('/v1/accounts', { name: 'A cash', type: 'bank', subtype: 'checking', currentBalance: 40 }).expect(201)).body.id;
+    return (await a.post('/v1/transactions', { accountId, amount: -12.5, date: '2026-11-20', name: 'A lunch', notes: 'private' }).expect(201)).body.id;
+  },
+  apiKeyId: async (a) => (await a.post('/v1/api-keys', { name: "A's other key" }).expect(201)).body.id,
+};
+/** Path parameters that name public things (a market ticker), not anything of a user's. */
+const NOT_OWNED = new Set(['symbol']);
+
+/** A stopped clock: nothing time-driven (lastUsedAt, jobs) changes A's data during the sweep. */
+const clock: Clock = { now: () => new Date('2026-11-20T12:00:00.000Z') };
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ clock });
+});
+afterAll(() => t.close());
+
+interface Operation {
+  readonly method: string;
+  readonly route: string;
+  readonly operation: OpenApiOperation;
+  readonly params: string[];
+}
+
+/** The /v1 operations a user's credentials open (a public one, like a provider's webhook, belongs to no user). */
+function versionedOperations(): Operation[] {
+  const needsCredentials = (operation: OpenApiOperation) => !!operation.security?.length && operation.security.every((requirement) => Object.keys(requirement).length > 0);
+  return Object.entries(t.openApi.document.paths)
+    .filter(([route]) => route.startsWith('/v1/'))
+    .flatMap(([route, operations]) => Object.entries(operations).map(([method, operation]) => ({ method, route, operation, params: [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]) })))
+    .filter((op) => needsCredentials(op.operation));
+}
+
+const fill = (route: string, ids: Record<string, string>) => route.replace(/\{(\w+)\}/g, (_whole, name: string) => ids[name] ?? 'AAPL');
+
+describe('isolation between users', () => {
+  it("answers 404 to user B for every operation on user A's ids, and leaves A's data as it was", async () => {
+    const a = await t.newUser();
+    const b = await t.newUser();
+    const ids: Record<string, string> = {};
+    for (const [name, create] of Object.entries(FIXTURES)) ids[name] = await create(t.as(a.key));
+
+    const operations = versionedOperations();
+    const targeted = operations.filter((op) => op.params.some((param) => !NOT_OWNED.has(param)));
+    const missing = targeted.flatMap((op) => op.params.filter((param) => !NOT_OWNED.has(param) && !FIXTURES[param]).map((param) => `${op.method.toUpperCase()} ${op.route}: {${param}}`));
+    expect(missing).toEqual([]); // add a fixture (or a NOT_OWNED entry) for each parameter listed
+    expect(targeted.length).toBeGreaterThanOrEqual(9);
+
+    // Everything A can read, by every GET that needs nothing but A's ids.
+    const readable = operations.filter((op) => op.method === 'get' && op.params.every((param) => FIXTURES[param]) && !(op.operation.parameters ?? []).some((p) => p.in === 'query' && p.required));
+    const snapshotOfA = async () => {
+      const seen: Record<string, unknown> = {};
+      for (const op of readable) seen[fill(op.route, ids)] = (await t.as(a.key).get(fill(op.route, ids)).expect(200)).body;
+      return seen;
+    };
+    const before = await snapshotOfA();
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(readable.length);
+
+    const { token } = await openSession(t.runtime.database.db, b.userId, clock.now());
+    const credentialsOfB: Array<[string, AuthorizedClient]> = [
+      ['API key', t.as(b.key)],
+      ['session cookie', t.withSession(`pf_session=${token}`)],
+    ];
+    for (const [credential, asB] of credentialsOfB) {
+      for (const op of targeted) {
+        const url = fill(op.route, ids);
+        const body = op.operation.requestBody ? exampleOf(op.operation.requestBody.content['application/json'].schema) : undefined;
+        const response = await send(asB, op.method, url, body);
+        const label = `${credential}: ${op.method.toUpperCase()} ${op.route}`;
+        const idempotentDelete = op.method === 'delete' && response.status >= 200 && response.status < 300;
+        if (!idempotentDelete) expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
+        expect([label, await snapshotOfA()]).toEqual([label, before]);
+      }
+    }
+    await t.as(a.key).get('/v1/accounts').expect(200);
+  });
+});
+
+function send(client: AuthorizedClient, method: string, url: string, body: unknown) {
+  switch (method) {
+    case 'get':
+      return client.get(url);
+    case 'delete':
+      return client.delete(url);
+    case 'post':
+    case 'put':
+    case 'patch':
+      return client[method](url, body);
+    default:
+      throw new Error(`The sweep does not know how to send ${method}`);
+  }
+}
+
+/**
+ * A request body that passes validation, filled in as fully as the schema allows (every
+ * property, not only the required ones) so that each operation is tried as a real edit.
+ */
+function exampleOf(schema: unknown): unknown {
+  const node = resolve(schema) as Record<string, unknown>;
+  if (node.example !== undefined) return node.example;
+  if (node.default !== undefined) return node.default;
+  const variants = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (variants) return exampleOf(variants.find((variant) => (resolve(variant) as { type?: unknown }).type !== 'null'));
+  if (Array.isArray(node.enum)) return node.enum.find((value) => value !== null);
+  const types = ([] as unknown[]).concat(node.type ?? 'object');
+  const type = types.find((candidate) => candidate !== 'null');
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries((node.properties ?? {}) as Record<string, unknown>).map(([name, property]) => [name, valueOfProperty(property)]));
+    case 'array':
+      return Number(node.minItems ?? 0) > 0 ? [exampleOf(node.items)] : [];
+    case 'string':
+      return node.format === 'date' ? '2026-11-21' : node.format === 'date-time' ? '2026-11-21T00:00:00.000Z' : 'B was here';
+    case 'number':
+    case 'integer':
+      return Number(node.minimum ?? 1);
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
+}
+
+/** A reference to something else of the caller's (a category, a tag) cannot be invented: null when allowed. */
+function valueOfProperty(property: unknown): unknown {
+  const node = resolve(property) as { format?: string; type?: unknown };
+  const nullable = ([] as unknown[]).concat(node.type ?? []).includes('null');
+  if (node.format === 'uuid' && nullable) return null;
+  return exampleOf(property);
+}
+
+function resolve(schema: unknown): unknown {
+  const reference = (schema as { $ref?: string } | undefined)?.$ref;
+  if (!reference) return schema ?? {};
+  return resolve(t.openApi.document.components?.schemas?.[reference.split('/').pop() as string]);
+}
