@@ -1,0 +1,83 @@
+import { type Insertable, type Transaction, sql } from 'kysely';
+import type { Database } from '../../src/infrastructure/database/schema.js';
+import { type EditableField, LOCKED_FIELD_OF, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
+import type { TransactionsTable } from './transactions.table.js';
+
+const COLUMN_OF: Record<EditableField, string> = {
+  name: 'name',
+  merchantName: 'merchant_name',
+  amount: 'amount',
+  date: 'date',
+  categoryId: 'category_id',
+  notes: 'notes',
+  paymentChannel: 'payment_channel',
+  location: 'location',
+  tagIds: 'tag_ids',
+};
+
+/** Several edits of one transaction inside a batch, folded: the last value and lock of each field win. */
+export interface MergedEdit {
+  readonly changes: Record<string, unknown>;
+  readonly locks: Map<string, boolean>;
+  revision: number;
+  updatedAt: Date;
+}
+
+export function mergeEdit(edits: Map<string, MergedEdit>, event: TransactionEdited, revision: number, at: Date): void {
+  const merged: MergedEdit = edits.get(event.data.transactionId) ?? { changes: {}, locks: new Map(), revision, updatedAt: at };
+  for (const change of event.data.changes) {
+    merged.changes[COLUMN_OF[change.field]] = change.newValue;
+    merged.locks.set(LOCKED_FIELD_OF[change.field], change.locked);
+  }
+  merged.revision = revision;
+  merged.updatedAt = at;
+  edits.set(event.data.transactionId, merged);
+}
+
+/** PostgreSQL takes at most 65,535 parameters a statement: 1,000 rows of 23 columns stay well under. */
+const INSERT_CHUNK = 1000;
+
+export async function insertTransactions(trx: Transaction<Database>, rows: Insertable<TransactionsTable>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await trx.insertInto('transactions').values(rows.slice(start, start + INSERT_CHUNK)).onConflict((conflict) => conflict.column('id').doNothing()).execute();
+  }
+}
+
+/**
+ * Every merged edit of a batch in one UPDATE: each row takes the fields its edits named and keeps
+ * the rest, so a busy batch costs one round trip, not one per event.
+ */
+export async function updateTransactions(trx: Transaction<Database>, edits: Map<string, MergedEdit>): Promise<void> {
+  if (edits.size === 0) return;
+  const records = [...edits].map(([id, edit]) => ({
+    id,
+    changes: edit.changes,
+    lock: [...edit.locks].filter(([, locked]) => locked).map(([field]) => field),
+    unlock: [...edit.locks].filter(([, locked]) => !locked).map(([field]) => field),
+    updated_at: edit.updatedAt.toISOString(),
+    revision: edit.revision,
+  }));
+  const text = (column: string) => sql.raw(`CASE WHEN c.changes ? '${column}' THEN c.changes->>'${column}' ELSE t.${column} END`);
+  const typed = (column: string, type: string) => sql.raw(`CASE WHEN c.changes ? '${column}' THEN (c.changes->>'${column}')::${type} ELSE t.${column} END`);
+  await sql`
+    UPDATE transactions AS t SET
+      name = ${text('name')},
+      merchant_name = ${text('merchant_name')},
+      notes = ${text('notes')},
+      payment_channel = ${text('payment_channel')},
+      amount = ${typed('amount', 'numeric')},
+      date = ${typed('date', 'date')},
+      category_id = ${typed('category_id', 'uuid')},
+      location = CASE WHEN c.changes ? 'location' THEN nullif(c.changes->'location', 'null'::jsonb) ELSE t.location END,
+      tag_ids = CASE WHEN c.changes ? 'tag_ids' THEN ARRAY(SELECT jsonb_array_elements_text(c.changes->'tag_ids'))::uuid[] ELSE t.tag_ids END,
+      locked_fields = ARRAY(SELECT DISTINCT field FROM unnest(t.locked_fields || c.lock) AS field WHERE field <> ALL(c.unlock) ORDER BY field),
+      updated_at = c.updated_at,
+      revision = c.revision
+    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+      AS c(id uuid, changes jsonb, lock text[], unlock text[], updated_at timestamptz, revision bigint)
+    WHERE t.id = c.id AND t.revision < c.revision`.execute(trx);
+}
+
+export async function deleteTransactions(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  if (ids.length > 0) await trx.deleteFrom('transactions').where('id', 'in', ids).execute();
+}

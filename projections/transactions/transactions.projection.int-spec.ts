@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { createMigratedDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import type { RecordedEvent } from '../../src/core/events.js';
+import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
+import type { TransactionEvent } from '../../src/modules/transactions/transaction.js';
+import { transactionsProjection } from './transactions.projection.js';
+
+let database: TestDatabase;
+let connection: DatabaseConnection;
+
+beforeAll(async () => {
+  ({ database, connection } = await createMigratedDatabase());
+});
+afterAll(async () => {
+  await connection.close();
+  await database.drop();
+});
+
+const userId = randomUUID();
+let position = 0n;
+function recorded(event: TransactionEvent, revision: number, occurredAt: string): RecordedEvent {
+  position += 1n;
+  return {
+    id: randomUUID(),
+    streamId: `transaction-${(event.data as { transactionId: string }).transactionId}`,
+    revision: BigInt(revision),
+    position: { commit: position, prepare: position },
+    type: event.type,
+    data: event.data,
+    metadata: { userId, actor: 'user', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt, schemaVersion: 1 },
+  };
+}
+
+describe('transactions projection', () => {
+  it('applies a batch of creations, several edits of one transaction and a deletion as the events say, in order', async () => {
+    const [kept, removed] = [randomUUID(), randomUUID()];
+    const base = { accountId: randomUUID(), source: 'manual' as const, amount: '-10', date: '2026-11-01', merchantName: null, categoryId: null, notes: null, pending: false, paymentChannel: null, location: null, tagIds: [], authorizedDate: null };
+    const location = { address: null, city: 'Porto', country: 'PT', postal_code: null, region: null, store_number: null, lat: 41.1, lon: null };
+    const events = [
+      recorded({ type: 'TransactionCreated', data: { ...base, transactionId: kept, name: 'Cafe' } }, 0, '2026-11-01T10:00:00.000Z'),
+      recorded({ type: 'TransactionCreated', data: { ...base, transactionId: removed, name: 'Gone' } }, 0, '2026-11-01T10:00:01.000Z'),
+      recorded({ type: 'TransactionEdited', data: { transactionId: kept, changes: [{ field: 'name', oldValue: 'Cafe', newValue: 'Café', locked: true }, { field: 'amount', oldValue: '-10', newValue: '-10.5', locked: true }] } }, 1, '2026-11-01T10:00:02.000Z'),
+      recorded({ type: 'TransactionEdited', data: { transactionId: kept, changes: [{ field: 'name', oldValue: 'Café', newValue: 'Cafe', locked: false }, { field: 'location', oldValue: null, newValue: location, locked: true }, { field: 'notes', oldValue: null, newValue: 'x', locked: true }] } }, 2, '2026-11-01T10:00:03.000Z'),
+      recorded({ type: 'TransactionEdited', data: { transactionId: kept, changes: [{ field: 'notes', oldValue: 'x', newValue: null, locked: false }, { field: 'tagIds', oldValue: [], newValue: [userId], locked: true }] } }, 3, '2026-11-01T10:00:04.000Z'),
+      recorded({ type: 'TransactionDeleted', data: { transactionId: removed, accountId: base.accountId } }, 1, '2026-11-01T10:00:05.000Z'),
+    ];
+    await connection.db.transaction().execute((trx) => transactionsProjection.apply(trx, events));
+    const rows = await connection.db.selectFrom('transactions').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: kept, name: 'Cafe', amount: '-10.5000', notes: null, location, tag_ids: [userId], locked_fields: ['amount', 'location', 'tags'], revision: 3 });
+    expect(rows[0].updated_at.toISOString()).toBe('2026-11-01T10:00:04.000Z');
+  });
+});
