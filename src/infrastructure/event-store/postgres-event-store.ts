@@ -44,10 +44,10 @@ export class PostgresEventStore implements EventStore {
 
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
-    const { text, values } = appendStatement(streamId, events, expectedRevision);
+    const { name, text, values } = appendStatement(streamId, events, expectedRevision);
     let rows: { stream_revision: string; transaction_id: string; global_position: string }[];
     try {
-      rows = (await this.pool.query(text, values)).rows;
+      rows = (await this.pool.query({ name, text, values })).rows;
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) {
         if (expectedRevision === 'any') return this.appendToStream(streamId, events, 'any');
@@ -65,7 +65,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId]);
+    const result = await this.pool.query<EventRow>({ name: 'ledgerline-read-stream', text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, values: [streamId] });
     return result.rows.map(toRecordedEvent);
   }
 
@@ -73,13 +73,14 @@ export class PostgresEventStore implements EventStore {
     const typeFilter = eventTypes ? 'AND type = ANY($4::text[])' : '';
     const values: unknown[] = [after.commit.toString(), after.prepare.toString(), maxCount];
     if (eventTypes) values.push(eventTypes);
-    const result = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
+    const result = await this.pool.query<EventRow>({
+      name: eventTypes ? 'ledgerline-read-all-of-types' : 'ledgerline-read-all',
+      text: `SELECT ${COLUMNS} FROM events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} ${typeFilter}
         ORDER BY transaction_id, global_position
         LIMIT $3`,
       values,
-    );
+    });
     return result.rows.map(toRecordedEvent);
   }
 
@@ -140,7 +141,10 @@ export class PostgresEventStore implements EventStore {
  * One statement, no explicit transaction: the revision check rides on the INSERT itself
  * (a missing expected revision inserts nothing; a taken one violates the unique key).
  */
-export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { text: string; values: unknown[] } {
+/**
+ * The hot path runs as named (prepared) statements: parsed and planned once per connection.
+ */
+export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
   const params = [
     streamId,
     events.map((event) => event.id ?? randomUUID()),
@@ -153,15 +157,17 @@ export function appendStatement(streamId: string, events: readonly NewEvent[], e
       FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
   const returning = 'RETURNING stream_revision, transaction_id::text AS transaction_id, global_position';
   if (expected === 'no_stream') {
-    return { text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values: params };
+    return { name: 'ledgerline-append-new', text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values: params };
   }
   if (expected === 'any') {
     return {
+      name: 'ledgerline-append-any',
       text: `${insert}, (SELECT coalesce(max(stream_revision) + 1, 0) AS next FROM events WHERE stream_id = $1) base ORDER BY e.ordinal ${returning}`,
       values: params,
     };
   }
   return {
+    name: 'ledgerline-append-expected',
     text: `${insert}, (SELECT $6::bigint + 1 AS next) base
       WHERE EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)
       ORDER BY e.ordinal ${returning}`,
