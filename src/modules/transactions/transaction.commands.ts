@@ -47,7 +47,7 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
       if (!listed) throw new NotFoundError('Transaction');
       await this.checkReferences(context.userId, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
     }
-    return handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, command, context, 'Transaction');
+    return handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
   }
 
   private async checkReferences(userId: string, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
@@ -59,4 +59,12 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     for (const tagId of unknown) issues.push({ code: 'custom', message: `tag ${tagId} is not one of your tags`, path: ['tagIds', tagIds.indexOf(tagId)] });
     if (issues.length > 0) throw new ValidationFailedError(issues);
   }
+}
+
+/** Tags are a set: each once, in one order, so equal sets compare (and are stored) equal. */
+function withTagSets(command: TransactionCommand): TransactionCommand {
+  const tagSet = (tagIds: readonly string[]) => [...new Set(tagIds)].sort();
+  if (command.type === 'CreateTransaction') return { ...command, data: { ...command.data, tagIds: tagSet(command.data.tagIds) } };
+  if (command.type === 'EditTransaction' && command.patch.tagIds) return { ...command, patch: { ...command.patch, tagIds: tagSet(command.patch.tagIds) } };
+  return command;
 }

@@ -153,6 +153,7 @@ function locationOf(location: LocationRequest): TransactionLocation {
   };
 }
 
+/** Lower-cased but in the client's order, so a validation issue's path points at its own entry. */
 function normaliseTagIds(tagIds: readonly string[]): string[] {
-  return [...new Set(tagIds.map((id) => id.toLowerCase()))].sort();
+  return tagIds.map((id) => id.toLowerCase());
 }
