@@ -69,7 +69,7 @@ describe('sign-in providers from the environment', () => {
     expect(config.oauthProviders.map((provider) => provider.name)).toEqual(['google']);
     expect(config.allowedCallbackOrigins).toEqual(['https://app.example.com']);
     expect(config.rateLimitPerMinute).toBe(0);
-    expect(loadConfig({}).rateLimitPerMinute).toBe(600);
+    expect(loadConfig({}).rateLimitPerMinute).toBe(6000);
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow('RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 1000000, got "-1".');
   });
 });

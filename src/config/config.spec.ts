@@ -1,0 +1,22 @@
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('starts with nothing set: the embedded default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, databaseUrl: null, redisUrl: null, eventStoreUrl: null, logLevel: 'info', embeddedPostgresPort: 54329 });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('refuses a wrong value with a sentence that names the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(new ConfigError('PORT must be a whole number from 0 to 65535, got "eighty".'));
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//);
+    expect(() => loadConfig({ REDIS_URL: 'not a url' })).toThrow(/^REDIS_URL must be a URL/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+    expect(() => loadConfig({ ALLOWED_CALLBACK_ORIGINS: 'https://ok.example, nope' })).toThrow(/^ALLOWED_CALLBACK_ORIGINS must be a comma-separated list of origins/);
+  });
+
+  it('selects the full stack from its URLs', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/ledgerline', REDIS_URL: 'redis://cache:6379', EVENTSTORE_URL: 'esdb://events:2113?tls=false' });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/ledgerline', redisUrl: 'redis://cache:6379', eventStoreUrl: 'esdb://events:2113?tls=false' });
+  });
+});
