@@ -73,8 +73,9 @@ export class PostgresEventStore implements EventStore {
     const typeFilter = eventTypes ? 'AND type = ANY($4::text[])' : '';
     const values: unknown[] = [after.commit.toString(), after.prepare.toString(), maxCount];
     if (eventTypes) values.push(eventTypes);
+    // Deliberately not a prepared statement: a generic plan cannot see the position and, on a large
+    // log, sorts the whole table instead of walking the (transaction_id, global_position) index.
     const result = await this.pool.query<EventRow>({
-      name: eventTypes ? 'ledgerline-read-all-of-types' : 'ledgerline-read-all',
       text: `SELECT ${COLUMNS} FROM events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} ${typeFilter}
         ORDER BY transaction_id, global_position
