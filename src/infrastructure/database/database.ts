@@ -19,8 +19,10 @@ export function connectDatabase(url: string, options: { max?: number; applicatio
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'ledgerline',
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A connection the server drops (restart, failover, pg_terminate_backend) must not crash the
+  // process: its query, if any, fails on its own; the pool replaces the client.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

@@ -125,12 +125,19 @@ export class ProjectionRunner {
 /** Groups what the subscription already has buffered into batches, without waiting for more. */
 async function* batches(source: AsyncIterable<RecordedEvent>, size: number): AsyncGenerator<RecordedEvent[]> {
   const iterator = source[Symbol.asyncIterator]();
-  let next = iterator.next();
+  // The read ahead may fail (a lost connection) while a batch is being applied: keep its error for
+  // the next await instead of letting it surface as an unhandled rejection that ends the process.
+  const readAhead = () => {
+    const next = iterator.next();
+    next.catch(() => undefined);
+    return next;
+  };
+  let next = readAhead();
   for (;;) {
     const first = await next;
     if (first.done) return;
     const batch = [first.value];
-    next = iterator.next();
+    next = readAhead();
     while (batch.length < size) {
       const ready = await Promise.race([next, nextTurn()]);
       if (ready === TURN) break;
@@ -139,7 +146,7 @@ async function* batches(source: AsyncIterable<RecordedEvent>, size: number): Asy
         return;
       }
       batch.push(ready.value);
-      next = iterator.next();
+      next = readAhead();
     }
     yield batch;
   }
