@@ -40,3 +40,20 @@ describe('PostgreSQL events table', () => {
     await expect(connection.pool.query('DELETE FROM events')).rejects.toThrow(/append-only/);
   });
 });
+
+describe('PostgreSQL global order', () => {
+  it('orders by the transaction id as a number, also where its digits grow (99 before 100)', async () => {
+    const metadata = JSON.stringify({ userId: 'u', actor: 'system', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T00:00:00.000Z', schemaVersion: 1 });
+    const before = await store.headPosition();
+    // Rows as two long-finished transactions with ids 99 and 100 would have written them; `after`
+    // sits just below both, in the order the store itself uses.
+    await connection.pool.query(
+      `INSERT INTO events (transaction_id, event_id, stream_id, stream_revision, type, data, metadata)
+       VALUES ('100'::xid8, gen_random_uuid(), 'digits-a', 0, 'Hundred', '{}', $1), ('99'::xid8, gen_random_uuid(), 'digits-b', 0, 'NinetyNine', '{}', $1)`,
+      [metadata],
+    );
+    const read = await store.readAll({ after: { commit: 98n, prepare: 0n }, maxCount: 10 });
+    expect(read.slice(0, 2).map((event) => event.type)).toEqual(['NinetyNine', 'Hundred']);
+    expect((await store.headPosition()).commit).toBe(before.commit > 100n ? before.commit : 100n);
+  });
+});

@@ -16,7 +16,7 @@ interface EventRow {
   event_id: string;
   stream_id: string;
   stream_revision: string | number;
-  transaction_id: string;
+  commit_position: string;
   global_position: string | number;
   type: string;
   data: unknown;
@@ -25,7 +25,11 @@ interface EventRow {
 
 const APPEND_CHANNEL = 'ledgerline_events';
 
-const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS transaction_id, global_position, type, data, metadata';
+/**
+ * The xid8 is read as text under another name: aliased `transaction_id`, an `ORDER BY
+ * transaction_id` would sort the text ("100" before "99") instead of the xid.
+ */
+const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata';
 
 /**
  * Only transactions older than every still-running one are visible to `$all` readers, so an
@@ -45,7 +49,7 @@ export class PostgresEventStore implements EventStore {
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const { name, text, values } = appendStatement(streamId, events, expectedRevision);
-    let rows: { stream_revision: string; transaction_id: string; global_position: string }[];
+    let rows: { stream_revision: string; commit_position: string; global_position: string }[];
     try {
       rows = (await this.pool.query({ name, text, values })).rows;
     } catch (error) {
@@ -60,7 +64,7 @@ export class PostgresEventStore implements EventStore {
     const last = rows[rows.length - 1];
     return {
       nextExpectedRevision: BigInt(last.stream_revision),
-      position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+      position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) },
     };
   }
 
@@ -119,12 +123,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<GlobalPosition> {
-    const result = await this.pool.query<{ transaction_id: string; global_position: string }>(
-      `SELECT transaction_id::text AS transaction_id, global_position FROM events WHERE ${VISIBLE}
+    const result = await this.pool.query<{ commit_position: string; global_position: string }>(
+      `SELECT transaction_id::text AS commit_position, global_position FROM events WHERE ${VISIBLE}
         ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     );
     const row = result.rows[0];
-    return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : START_POSITION;
+    return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) } : START_POSITION;
   }
 
   async close(): Promise<void> {
@@ -156,7 +160,7 @@ export function appendStatement(streamId: string, events: readonly NewEvent[], e
   const insert = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
     SELECT e.id, $1, base.next + e.ordinal - 1, e.type, e.data, e.metadata
       FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
-  const returning = 'RETURNING stream_revision, transaction_id::text AS transaction_id, global_position';
+  const returning = 'RETURNING stream_revision, transaction_id::text AS commit_position, global_position';
   if (expected === 'no_stream') {
     return { name: 'ledgerline-append-new', text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values: params };
   }
@@ -181,7 +185,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     id: row.event_id,
     streamId: row.stream_id,
     revision: BigInt(row.stream_revision),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
     type: row.type,
     data: row.data,
     metadata: row.metadata,
