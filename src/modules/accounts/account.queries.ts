@@ -51,7 +51,8 @@ export function findLiveAccount(db: Kysely<Database>, userId: string, accountId:
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-function toListItem(row: AccountRow): AccountListItemResponse {
+/** What the list item and the detail say alike of an account. */
+function sharedFields(row: AccountRow) {
   return {
     id: row.id,
     mask: row.mask,
@@ -62,18 +63,24 @@ function toListItem(row: AccountRow): AccountListItemResponse {
     linkItemId: null,
     currency: row.currency,
     current: toAmountNumber(row.current),
+    creditLimit: toAmountNumber(row.credit_limit),
     updatedAt: row.updated_at.toISOString(),
     userOverrideCreditLimit: toAmountNumber(row.user_override_credit_limit),
     institutionName: row.institution_name,
     newAccountsAvailable: false,
     logo: null,
     url: null,
+    pendingDisconnectAt: null,
+  };
+}
+
+function toListItem(row: AccountRow): AccountListItemResponse {
+  return {
+    ...sharedFields(row),
     canAddInvestments: false,
-    creditLimit: toAmountNumber(row.credit_limit),
     hasInvestments: row.type === 'investment',
     hasLiabilities: row.type === 'credit_card' || row.type === 'loan',
     needsReauth: false,
-    pendingDisconnectAt: null,
   };
 }
 
@@ -81,27 +88,11 @@ export function toDetail(row: AccountRow): AccountDetailResponse {
   const limit = effectiveCreditLimit(row.credit_limit, row.user_override_credit_limit);
   const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normalise(row.current), limit && normalise(limit));
   return {
-    id: row.id,
-    mask: row.mask,
-    name: row.name,
-    source: row.source,
-    subtype: row.subtype,
-    type: row.type,
-    linkItemId: null,
-    currency: row.currency,
+    ...sharedFields(row),
     available: toAmountNumber(available),
-    creditLimit: toAmountNumber(row.credit_limit),
-    current: toAmountNumber(row.current),
-    updatedAt: row.updated_at.toISOString(),
-    userOverrideCreditLimit: toAmountNumber(row.user_override_credit_limit),
     billedProducts: null,
     institutionId: null,
-    institutionName: row.institution_name,
-    newAccountsAvailable: false,
-    logo: null,
-    url: null,
     hasInvestmentAccounts: row.type === 'investment',
-    pendingDisconnectAt: null,
   };
 }
 
