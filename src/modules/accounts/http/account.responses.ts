@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { ACCOUNT_TYPES } from '../account.js';
 
 const SOURCES = ['bank_link', 'brokerage_link', 'manual'];
@@ -31,28 +31,12 @@ export class AccountListResponse {
   @ApiProperty({ type: [AccountListItemResponse] }) accounts!: AccountListItemResponse[];
 }
 
-export class AccountDetailResponse {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ type: 'string', nullable: true }) mask!: string | null;
-  @ApiProperty() name!: string;
-  @ApiProperty({ enum: SOURCES }) source!: string;
-  @ApiProperty({ type: 'string', nullable: true }) subtype!: string | null;
-  @ApiProperty({ enum: ACCOUNT_TYPES }) type!: string;
-  @ApiProperty({ type: 'string', nullable: true }) linkItemId!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) currency!: string | null;
+/** The spec's detail shares the list item's fields but its flags, and adds its own. */
+export class AccountDetailResponse extends OmitType(AccountListItemResponse, ['canAddInvestments', 'hasInvestments', 'hasLiabilities', 'needsReauth'] as const) {
   @ApiProperty({ type: 'number', nullable: true }) available!: number | null;
-  @ApiProperty({ type: 'number', nullable: true }) creditLimit!: number | null;
-  @ApiProperty({ type: 'number', nullable: true }) current!: number | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) updatedAt!: string | null;
-  @ApiProperty({ type: 'number', nullable: true }) userOverrideCreditLimit!: number | null;
   @ApiProperty({ type: [String], nullable: true }) billedProducts!: string[] | null;
   @ApiProperty({ type: 'string', nullable: true }) institutionId!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) institutionName!: string | null;
-  @ApiProperty() newAccountsAvailable!: boolean;
-  @ApiProperty({ type: 'string', nullable: true }) logo!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) url!: string | null;
   @ApiProperty() hasInvestmentAccounts!: boolean;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) pendingDisconnectAt!: string | null;
 }
 
 export class ManualAccountCreatedResponse {
