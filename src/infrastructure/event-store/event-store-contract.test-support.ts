@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { comparePositions, type EventMetadata, type RecordedEvent, WrongExpectedRevisionError } from '../../core/events.js';
+import { comparePositions, type EventMetadata, type GlobalPosition, type RecordedEvent, WrongExpectedRevisionError } from '../../core/events.js';
 import type { EventStore, EventSubscription, NewEvent } from './event-store.port.js';
 
 /** Holds one append's transaction open until `commit` — only stores with client transactions can. */
@@ -24,13 +24,18 @@ const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
 const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
 const stream = () => `test-${randomUUID()}`;
 
-/** Drains a subscription into a list in the background, so no pending read is ever abandoned. */
-function collect(subscription: EventSubscription) {
+/**
+ * Drains a subscription into a list in the background, so no pending read is ever abandoned. Only
+ * the test's own streams are kept: on a server shared with other suites, a subscription started
+ * from the head position may first deliver older events that only just became visible.
+ */
+function collect(subscription: EventSubscription, streamIds: readonly string[]) {
+  const wanted = new Set(streamIds);
   const received: RecordedEvent[] = [];
   let failure: unknown = null;
   void (async () => {
     try {
-      for await (const recorded of subscription) received.push(recorded);
+      for await (const recorded of subscription) if (wanted.has(recorded.streamId)) received.push(recorded);
     } catch (error) {
       failure = error;
     }
@@ -47,6 +52,16 @@ function collect(subscription: EventSubscription) {
       return received.slice(0, count);
     },
   };
+}
+
+/** Reads `$all` from `after` until the test's streams have `count` events visible (a transaction elsewhere may delay them). */
+async function readMine(store: EventStore, after: GlobalPosition, streamIds: readonly string[], count: number): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const mine = (await store.readAll({ after, maxCount: 10_000 })).filter((e) => streamIds.includes(e.streamId));
+    if (mine.length >= count || Date.now() > deadline) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The behaviour every EventStore adapter must show; each adapter's spec runs it against a real server. */
@@ -102,14 +117,14 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
       await store.appendToStream(a, [event('A1')], 'no_stream');
       await store.appendToStream(b, [event('B1'), event('B2')], 'no_stream');
       await store.appendToStream(a, [event('A2')], 0n);
-      const all = await store.readAll({ after: before, maxCount: 1000 });
-      const mine = all.filter((e) => e.streamId === a || e.streamId === b);
+      const mine = await readMine(store, before, [a, b], 4);
       expect(mine.map((e) => e.type)).toEqual(['A1', 'B1', 'B2', 'A2']);
+      const all = await store.readAll({ after: before, maxCount: 10_000 });
       for (let i = 1; i < all.length; i += 1) expect(comparePositions(all[i - 1].position, all[i].position)).toBeLessThan(0);
       const afterSecond = await store.readAll({ after: mine[1].position, maxCount: 2 });
       expect(afterSecond.map((e) => e.type)).toEqual(['B2', 'A2']);
-      const onlyA = await store.readAll({ after: before, maxCount: 10, eventTypes: ['A2'] });
-      expect(onlyA.map((e) => e.type)).toEqual(['A2']);
+      const onlyA = await store.readAll({ after: before, maxCount: 10_000, eventTypes: ['A2'] });
+      expect(onlyA.filter((e) => e.streamId === a).map((e) => e.type)).toEqual(['A2']);
       expect(comparePositions(await store.headPosition(), mine[3].position)).toBeGreaterThanOrEqual(0);
     });
 
@@ -119,7 +134,7 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
       const id = stream();
       await store.appendToStream(id, [event('Past')], 'no_stream');
       const subscription = store.subscribeToAll({ after: before });
-      const feed = collect(subscription);
+      const feed = collect(subscription, [id]);
       try {
         expect((await feed.atLeast(1)).map((e) => e.type)).toEqual(['Past']);
         await store.appendToStream(id, [event('Live1'), event('Live2')], 0n);
@@ -132,10 +147,11 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
     it('delivers every event of many concurrent writers exactly once, in position order', async () => {
       const { store } = harness();
       const before = await store.headPosition();
+      const streamIds = Array.from({ length: 20 }, stream);
       const subscription = store.subscribeToAll({ after: before });
-      const feed = collect(subscription);
+      const feed = collect(subscription, streamIds);
       try {
-        const writes = Array.from({ length: 20 }, (_, i) => store.appendToStream(stream(), [event(`W${i}`), event(`W${i}`)], 'no_stream'));
+        const writes = streamIds.map((streamId, i) => store.appendToStream(streamId, [event(`W${i}`), event(`W${i}`)], 'no_stream'));
         await Promise.all(writes);
         const received = await feed.atLeast(40);
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -154,13 +170,14 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
         return;
       }
       const before = await store.headPosition();
+      const [slowStream, fastStream1, fastStream2] = [stream(), stream(), stream()];
       const subscription = store.subscribeToAll({ after: before });
-      const feed = collect(subscription);
-      const slow = await openAppend(stream(), [event('Slow')]);
+      const feed = collect(subscription, [slowStream, fastStream1, fastStream2]);
+      const slow = await openAppend(slowStream, [event('Slow')]);
       let deliveredWhileOpen: RecordedEvent[];
       try {
-        await store.appendToStream(stream(), [event('Fast1')], 'no_stream');
-        await store.appendToStream(stream(), [event('Fast2')], 'no_stream');
+        await store.appendToStream(fastStream1, [event('Fast1')], 'no_stream');
+        await store.appendToStream(fastStream2, [event('Fast2')], 'no_stream');
         await new Promise((resolve) => setTimeout(resolve, 700));
         deliveredWhileOpen = [...feed.received];
       } finally {
@@ -171,7 +188,7 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
         expect(deliveredWhileOpen).toEqual([]);
         const received = await feed.atLeast(3);
         expect(received.map((e) => e.type)).toEqual(['Slow', 'Fast1', 'Fast2']);
-        const replay = await store.readAll({ after: before, maxCount: 10 });
+        const replay = await readMine(store, before, [slowStream, fastStream1, fastStream2], 3);
         expect(replay.map((e) => e.type)).toEqual(['Slow', 'Fast1', 'Fast2']);
       } finally {
         await subscription.close();

@@ -44,7 +44,6 @@ describe('PostgreSQL events table', () => {
 describe('PostgreSQL global order', () => {
   it('orders by the transaction id as a number, also where its digits grow (99 before 100)', async () => {
     const metadata = JSON.stringify({ userId: 'u', actor: 'system', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T00:00:00.000Z', schemaVersion: 1 });
-    const before = await store.headPosition();
     // Rows as two long-finished transactions with ids 99 and 100 would have written them; `after`
     // sits just below both, in the order the store itself uses.
     await connection.pool.query(
@@ -54,6 +53,7 @@ describe('PostgreSQL global order', () => {
     );
     const read = await store.readAll({ after: { commit: 98n, prepare: 0n }, maxCount: 10 });
     expect(read.slice(0, 2).map((event) => event.type)).toEqual(['NinetyNine', 'Hundred']);
-    expect((await store.headPosition()).commit).toBe(before.commit > 100n ? before.commit : 100n);
+    // The earlier tests' events carry real, much larger ids: ordered as text, "99" would be the head.
+    expect((await store.headPosition()).commit).toBeGreaterThan(100n);
   });
 });
