@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,13 +15,27 @@ const run = promisify(execFile);
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let service: ChildProcess | null = null;
-const port = 38_000 + Math.floor(Math.random() * 1000);
-const base = `http://127.0.0.1:${port}`;
+let port: number;
+let base: string;
+
+/** A port nobody listens on now (picked by the kernel, so not one of the ephemeral ports in use). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: chosen } = server.address() as net.AddressInfo;
+      server.close(() => resolve(chosen));
+    });
+  });
+}
 
 beforeAll(async () => {
   if (!existsSync('dist/src/main.js')) throw new Error('dist/ is missing: npm install builds it (npm run build)');
   dataDir = await mkdtemp(path.join(tmpdir(), 'ledgerline-embedded-'));
-  env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_POSTGRES_PORT: String(port + 1000), LOG_LEVEL: 'warn' };
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_POSTGRES_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.EVENTSTORE_URL;

@@ -64,22 +64,31 @@ export class AppendSignal {
 
   private async connect(): Promise<void> {
     const client = await this.pool.connect();
-    client.on('notification', (message) => {
+    const onNotification = (message: { channel: string; payload?: string }) => {
       if (message.channel !== this.channel) return;
       this.onPayload?.(message.payload ?? '');
       this.wake();
-    });
+    };
+    client.on('notification', onNotification);
+    try {
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (error) {
+      // A client that cannot listen goes back broken, never leaked: a leak per retry would drain the pool.
+      client.removeListener('notification', onNotification);
+      client.release(true);
+      throw error;
+    }
+    if (this.closed) {
+      client.removeListener('notification', onNotification);
+      client.release();
+      return;
+    }
     client.once('error', () => {
       // The connection died: drop it so the next wait listens again on a fresh one.
       if (this.client !== client) return;
       this.client = null;
       client.release(true);
     });
-    await client.query(`LISTEN ${this.channel}`);
-    if (this.closed) {
-      client.release();
-      return;
-    }
     this.client = client;
   }
 }

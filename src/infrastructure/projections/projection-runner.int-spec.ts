@@ -113,20 +113,22 @@ describe('projection runner', () => {
   it('rides out its database connections being killed, and still applies everything exactly once', async () => {
     const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
     await watch.start();
-    const errors: unknown[] = [];
-    const runner = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 5, onError: (error) => errors.push(error) });
+    const runner = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 5 });
     runner.start();
-    await appendEvents(30);
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(connection.db);
-    // Pooled clients whose connection was killed fail once each; keep writing until they are replaced.
-    for (let written = 0; written < 30; ) written += await appendEvents(1).then(() => 1, () => 0);
-    expect(await watch.waitFor(lastAppended, 15_000)).toBe(true);
-    await runner.stop();
-    await watch.close();
+    try {
+      await appendEvents(30);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(connection.db);
+      // Pooled clients whose connection was killed fail once each; keep writing until they are replaced.
+      for (let written = 0; written < 30; ) written += await appendEvents(1).then(() => 1, () => 0);
+      expect(await watch.waitFor(lastAppended, 25_000)).toBe(true);
+    } finally {
+      await runner.stop();
+      await watch.close();
+    }
     const stored = await sql<{ event_id: string }>`SELECT event_id FROM events ORDER BY transaction_id, global_position`.execute(connection.db);
     expect(stored.rows.length).toBeGreaterThanOrEqual(60);
     expect(await recorded()).toEqual(stored.rows.map((row) => row.event_id));
-  });
+  }, 45_000);
 
   it('applies every event exactly once with two runners (two instances) on one database', async () => {
     const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
