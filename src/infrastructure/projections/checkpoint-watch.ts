@@ -14,6 +14,7 @@ export class CheckpointWatch {
   private readonly positions = new Map<string, GlobalPosition>();
   private readonly waiters = new Set<() => void>();
   private readonly signal: AppendSignal;
+  private refreshing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,9 +63,19 @@ export class CheckpointWatch {
     return this.projectionNames.every((name) => comparePositions(this.positions.get(name) ?? START_POSITION, position) >= 0);
   }
 
-  async refresh(): Promise<void> {
-    const rows = await this.db.selectFrom('projection_checkpoints').select(['name', 'position_commit', 'position_prepare']).execute();
-    for (const row of rows) this.advance(row.name, { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) });
+  /** Reads every checkpoint; concurrent callers (each waiting request's timer) share one read. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.db
+      .selectFrom('projection_checkpoints')
+      .select(['name', 'position_commit', 'position_prepare'])
+      .execute()
+      .then((rows) => {
+        for (const row of rows) this.advance(row.name, { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) });
+      })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
   }
 
   async close(): Promise<void> {
