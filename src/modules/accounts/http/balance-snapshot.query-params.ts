@@ -1,20 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
-import { IsCalendarDate } from '../../../infrastructure/http/validators.js';
+import { DateRangeQuery } from '../../../infrastructure/http/date-range.query-params.js';
 
-export class BalanceSnapshotQuery {
+export class BalanceSnapshotQuery extends DateRangeQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'One account; omitted: every non-brokerage account.' })
   @IsOptional()
   @IsUUID()
   accountId?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive, YYYY-MM-DD.' })
-  @IsOptional()
-  @IsCalendarDate()
-  startDate?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive, YYYY-MM-DD.' })
-  @IsOptional()
-  @IsCalendarDate()
-  endDate?: string;
 }

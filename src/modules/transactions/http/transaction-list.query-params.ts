@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { IsCalendarDate } from '../../../infrastructure/http/validators.js';
+import { DateRangeQuery } from '../../../infrastructure/http/date-range.query-params.js';
 import { CATEGORY_GROUP_KEYS } from '../../categories/system-taxonomy.js';
 
 const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
-export class TransactionListQuery {
+export class TransactionListQuery extends DateRangeQuery {
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Repeat the parameter for several accounts.' })
   @IsOptional()
   @Transform(asList)
@@ -24,16 +24,6 @@ export class TransactionListQuery {
   @IsString()
   @MaxLength(1000)
   cursor?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive, YYYY-MM-DD.' })
-  @IsOptional()
-  @IsCalendarDate()
-  startDate?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive, YYYY-MM-DD.' })
-  @IsOptional()
-  @IsCalendarDate()
-  endDate?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
