@@ -6,7 +6,8 @@ import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
 import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
 import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
-import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, RUNTIME } from './infrastructure/runtime/tokens.js';
+import { ConsistentCommandBus } from './infrastructure/runtime/consistent-command-bus.js';
+import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, READ_YOUR_WRITES, RUNTIME } from './infrastructure/runtime/tokens.js';
 import { ExecuteAccountCommandHandler } from './modules/accounts/account.commands.js';
 import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
@@ -27,6 +28,8 @@ export class AppModule {
       controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
+        { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
+        ConsistentCommandBus,
         { provide: OPENAPI_DOCUMENT, useValue: openApiDocument },
         { provide: CONFIG, useValue: runtime.config },
         { provide: LOGGER, useValue: runtime.log },

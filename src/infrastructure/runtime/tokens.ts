@@ -6,3 +6,4 @@ export const DATABASE = Symbol('Kysely<Database>');
 export const EVENT_STORE = Symbol('EventStore');
 export const JOBS = Symbol('JobRunner');
 export const RUNTIME = Symbol('Runtime');
+export const READ_YOUR_WRITES = Symbol('ReadYourWrites');

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { type Clock, isoDate } from '../../../core/clock.js';
 import { invalid } from '../../../core/errors.js';
@@ -9,8 +9,8 @@ import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js'
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
-import type { ReadYourWrites } from '../../../infrastructure/runtime/read-your-writes.js';
-import { CLOCK, RUNTIME } from '../../../infrastructure/runtime/tokens.js';
+import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
+import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { SUBTYPES_BY_TYPE } from '../account.js';
 import { ExecuteAccountCommand } from '../account.commands.js';
@@ -25,10 +25,9 @@ import { BalanceSnapshotQuery } from './balance-snapshot.query-params.js';
 @Controller()
 export class AccountsHttpController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: ConsistentCommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(RUNTIME) private readonly runtime: { readYourWrites: ReadYourWrites },
   ) {}
 
   @Get('accounts')
@@ -61,8 +60,7 @@ export class AccountsHttpController {
       currentBalance: toDecimalString(body.currentBalance),
       creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
     };
-    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
+    await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context));
     return {
       id: accountId,
       name: data.name,
@@ -97,8 +95,7 @@ export class AccountsHttpController {
     if (body.creditLimit !== undefined) {
       const creditLimit = body.creditLimit === null ? null : toDecimalString(body.creditLimit);
       const context = userCommandContext(principal, requestId, this.clock);
-      const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context));
-      await this.runtime.readYourWrites.waitFor(outcome.position);
+      await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context));
     }
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
@@ -115,8 +112,7 @@ export class AccountsHttpController {
   ) {
     const context = userCommandContext(principal, requestId, this.clock);
     const command = { type: 'UpdateManualBalance' as const, accountId, current: toDecimalString(body.current), today: isoDate(context.now) };
-    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, command, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
+    await this.commands.execute(new ExecuteAccountCommand(accountId, command, context));
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
 
@@ -128,7 +124,6 @@ export class AccountsHttpController {
   async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
     const context = userCommandContext(principal, requestId, this.clock);
     const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
     return { success: true, message: outcome.events.length > 0 ? 'Account deleted' : 'Nothing to delete: the account is already gone' };
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Clock } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
@@ -8,8 +8,8 @@ import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js'
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
-import type { ReadYourWrites } from '../../../infrastructure/runtime/read-your-writes.js';
-import { CLOCK, RUNTIME } from '../../../infrastructure/runtime/tokens.js';
+import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
+import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import type { TransactionLocation } from '../transaction.js';
 import { ExecuteTransactionCommand } from '../transaction.commands.js';
@@ -26,10 +26,9 @@ const DEFAULT_LIMIT = 50;
 @Controller('transactions')
 export class TransactionsHttpController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: ConsistentCommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(RUNTIME) private readonly runtime: { readYourWrites: ReadYourWrites },
   ) {}
 
   @Get()
@@ -72,8 +71,7 @@ export class TransactionsHttpController {
       tagIds: normaliseTagIds(body.tagIds ?? []),
       authorizedDate: body.authorizedDate ?? null,
     };
-    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context));
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -99,8 +97,7 @@ export class TransactionsHttpController {
     @Body() body: PatchTransactionRequest,
   ) {
     const context = userCommandContext(principal, requestId, this.clock);
-    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context));
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -112,7 +109,6 @@ export class TransactionsHttpController {
   async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
     const context = userCommandContext(principal, requestId, this.clock);
     const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context));
-    await this.runtime.readYourWrites.waitFor(outcome.position);
     return { success: true, message: outcome.events.length > 0 ? 'Transaction deleted' : 'Nothing to delete: the transaction is gone or managed by its provider' };
   }
 

@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Command, CommandBus } from '@nestjs/cqrs';
+import type { GlobalPosition } from '../../core/events.js';
+import type { ReadYourWrites } from './read-your-writes.js';
+import { READ_YOUR_WRITES } from './tokens.js';
+
+/**
+ * What HTTP writes go through: the command bus, and then read-your-writes, so a write's response
+ * (and the writer's next read) never misses the write. Commands return the position of their last event.
+ */
+@Injectable()
+export class ConsistentCommandBus {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute<Outcome extends { position: GlobalPosition | null }>(command: Command<Outcome>): Promise<Outcome> {
+    const outcome = await this.commands.execute(command);
+    await this.readYourWrites.waitFor(outcome.position);
+    return outcome;
+  }
+}
