@@ -3,6 +3,7 @@ import pg from 'pg';
 import { connectDatabase, type DatabaseConnection } from '../../src/infrastructure/database/database.js';
 import { migrate } from '../../src/infrastructure/database/migrate.js';
 import { PROJECTIONS } from '../../projections/index.js';
+import { readModelSearchPath } from '../../src/infrastructure/projections/projection.js';
 
 export interface TestDatabase {
   readonly url: string;
@@ -33,7 +34,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** A fresh database with every migration and projection table in place. */
 export async function createMigratedDatabase(): Promise<{ database: TestDatabase; connection: DatabaseConnection }> {
   const database = await createTestDatabase();
-  const connection = connectDatabase(database.url, { max: 10 });
+  const connection = connectDatabase(database.url, { max: 10, searchPath: readModelSearchPath(PROJECTIONS) });
   await migrate(connection.db, PROJECTIONS);
   return { database, connection };
 }

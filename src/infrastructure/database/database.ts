@@ -13,11 +13,34 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): DatabaseConnection {
+export interface ConnectOptions {
+  readonly max?: number;
+  readonly applicationName?: string;
+  /** Schemas for unqualified names (a release's read-model versions, then public). */
+  readonly searchPath?: readonly string[];
+  /** Server-side bound on every statement; 0 for none (migrations and rebuilds set their own). */
+  readonly statementTimeoutMs?: number;
+}
+
+/** Every statement and idle transaction is bounded, and a dead peer is noticed by keepalive. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export function connectDatabase(url: string, options: ConnectOptions = {}): DatabaseConnection {
+  const settings = [
+    `-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`,
+    `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+    ...(options.searchPath ? [`-c search_path=${options.searchPath.join(',')}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'ledgerline',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: settings.join(' '),
   });
   // A connection the server drops (restart, failover, pg_terminate_backend) must not crash the
   // process: its query, if any, fails on its own; the pool replaces the client.

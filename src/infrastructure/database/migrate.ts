@@ -1,9 +1,10 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import type { ProjectionDefinition } from '../projections/projection.js';
+import { type ProjectionDefinition, projectionSchema } from '../projections/projection.js';
 import * as eventStore from './migrations/0001-event-store.js';
 import * as checkpoints from './migrations/0002-projection-checkpoints.js';
 import * as identity from './migrations/0003-identity.js';
 import * as sessions from './migrations/0004-sessions.js';
+import * as projectionVersions from './migrations/0005-projection-versions.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0002-projection-checkpoints': checkpoints,
   '0003-identity': identity,
   '0004-sessions': sessions,
+  '0005-projection-versions': projectionVersions,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */
@@ -18,9 +20,15 @@ const SETUP_LOCK = 7_303_001;
 
 export interface ProjectionSetup {
   readonly name: string;
-  readonly action: 'created' | 'rebuilding' | 'current';
+  readonly version: number;
+  /** `created`: a new version, empty, to be built from `$all`; `current`: already there. */
+  readonly action: 'created' | 'current';
 }
 
+/**
+ * Core migrations, then one schema per projection version that does not exist yet. Nothing is
+ * ever dropped here: an older release may still serve an older version (docs/decisions/0007).
+ */
 export async function migrate(db: Kysely<Database>, projections: readonly ProjectionDefinition[]): Promise<ProjectionSetup[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS } });
   const { error } = await migrator.migrateToLatest();
@@ -33,18 +41,20 @@ export async function migrate(db: Kysely<Database>, projections: readonly Projec
   });
 }
 
-/** Creates a projection's tables, or — when its version changed — drops them so it is rebuilt from `$all`. */
+/** Names of core migrations not yet applied: commands that only read refuse to run on an unmigrated database. */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS } });
+  return (await migrator.getMigrations()).filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
 async function prepareProjection(trx: Kysely<Database>, projection: ProjectionDefinition): Promise<ProjectionSetup> {
-  const checkpoint = await trx.selectFrom('projection_checkpoints').select('version').where('name', '=', projection.name).executeTakeFirst();
-  if (checkpoint?.version === projection.version) return { name: projection.name, action: 'current' };
-  for (const table of projection.tables) await sql`DROP TABLE IF EXISTS ${sql.table(table)} CASCADE`.execute(trx);
+  const { name, version } = projection;
+  const existing = await trx.selectFrom('projection_versions').select('version').where('name', '=', name).where('version', '=', version).executeTakeFirst();
+  if (existing) return { name, version, action: 'current' };
+  const schema = projectionSchema(projection);
+  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
+  await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
   await projection.createTables(trx as Kysely<unknown>);
-  await trx
-    .insertInto('projection_checkpoints')
-    .values({ name: projection.name, version: projection.version, position_commit: '0', position_prepare: '0', events_applied: 0, updated_at: new Date() })
-    .onConflict((conflict) =>
-      conflict.column('name').doUpdateSet({ version: projection.version, position_commit: '0', position_prepare: '0', events_applied: 0, updated_at: new Date() }),
-    )
-    .execute();
-  return { name: projection.name, action: checkpoint ? 'rebuilding' : 'created' };
+  await trx.insertInto('projection_versions').values({ name, version }).execute();
+  return { name, version, action: 'created' };
 }

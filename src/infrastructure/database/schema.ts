@@ -1,15 +1,19 @@
+import type { Generated } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 
-export interface ProjectionCheckpointsTable {
+export interface ProjectionVersionsTable {
   name: string;
   version: number;
-  position_commit: string;
-  position_prepare: string;
-  events_applied: number;
-  updated_at: Date;
+  position_commit: Generated<string>;
+  position_prepare: Generated<string>;
+  events_applied: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  caught_up_at: Date | null;
+  superseded_at: Date | null;
 }
 
 export interface UsersTable {
@@ -60,7 +64,7 @@ export interface SessionsTable {
 }
 
 export interface Database {
-  projection_checkpoints: ProjectionCheckpointsTable;
+  projection_versions: ProjectionVersionsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

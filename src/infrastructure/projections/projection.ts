@@ -3,8 +3,9 @@ import type { RecordedEvent } from '../../core/events.js';
 import type { Database } from '../database/schema.js';
 
 /**
- * A read model: its tables, how events change them, and a version. Bumping the version means
- * "rebuild me": `migrate` drops its tables and the runner replays `$all` into fresh ones.
+ * A read model: its tables, how events change them, and a version. Each version's tables live in
+ * a schema of their own (`projectionSchema`), so bumping the version builds the new one beside
+ * the old from `$all` while a release that still runs the old version keeps serving it.
  */
 export interface ProjectionDefinition {
   readonly name: string;
@@ -12,7 +13,21 @@ export interface ProjectionDefinition {
   readonly tables: readonly string[];
   /** The event types it reads; a batch with none of them only moves the checkpoint. */
   readonly eventTypes: readonly string[];
+  /** Creates the tables with unqualified names: they land in the version's schema. */
   createTables(db: Kysely<unknown>): Promise<void>;
   /** Applies a batch (only `eventTypes`, in order) in the runner's transaction; the checkpoint moves in the same transaction. */
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** The PostgreSQL schema holding one version of a projection's tables. */
+export function projectionSchema(projection: Pick<ProjectionDefinition, 'name' | 'version'>): string {
+  return `projection_${projection.name.replace(/[^a-z0-9]+/g, '_')}_v${projection.version}`;
+}
+
+/**
+ * What a release's connections resolve unqualified table names through: its own version of every
+ * read model, then `public` (events, checkpoints, identity).
+ */
+export function readModelSearchPath(projections: readonly ProjectionDefinition[]): string[] {
+  return [...projections.map(projectionSchema), 'public'];
 }

@@ -14,6 +14,7 @@ import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
 import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
 import type { JobDefinition, JobRunner } from '../jobs/job.js';
 import { CheckpointWatch } from '../projections/checkpoint-watch.js';
+import { readModelSearchPath } from '../projections/projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import { ReadYourWrites } from './read-your-writes.js';
 
@@ -38,7 +39,7 @@ export interface OpenedDatabase {
 export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20): Promise<OpenedDatabase> {
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, (line) => log.debug({ postgres: line }));
   const url = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
-  const connection = connectDatabase(url, { max: poolSize });
+  const connection = connectDatabase(url, { max: poolSize, searchPath: readModelSearchPath(PROJECTIONS) });
   return { connection, embedded };
 }
 
