@@ -33,3 +33,21 @@ export class ValidationFailedError extends Error {
 export function invalid(path: ReadonlyArray<string | number>, message: string, code: ValidationIssue['code'] = 'custom'): ValidationFailedError {
   return new ValidationFailedError([{ code, message, path }]);
 }
+
+/**
+ * A write was stored, but a read model its response reads has not shown it in time (`lagging`)
+ * or could not apply it (`parked`): the response says so instead of answering from stale state.
+ */
+export class WriteNotVisibleError extends Error {
+  constructor(
+    readonly reason: 'lagging' | 'parked',
+    readonly readModel: string,
+  ) {
+    super(
+      reason === 'lagging'
+        ? `Your change was saved, but the ${readModel} read model has not caught up with it yet: read it again in a moment.`
+        : `Your change was saved, but the ${readModel} read model could not apply it; operators have been alerted. Quote the request id.`,
+    );
+    this.name = 'WriteNotVisibleError';
+  }
+}

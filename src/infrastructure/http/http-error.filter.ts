@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainRuleError, NotFoundError, ValidationFailedError } from '../../core/errors.js';
+import { DomainRuleError, NotFoundError, ValidationFailedError, WriteNotVisibleError } from '../../core/errors.js';
 import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from './error-bodies.js';
 
 export class UnauthorizedError extends Error {}
@@ -37,6 +37,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (error instanceof ValidationFailedError) return { status: 422, body: validationError(error.issues) };
     if (error instanceof NotFoundError) return { status: 404, body: flatError('NOT_FOUND', error.message) };
     if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };
+    if (error instanceof WriteNotVisibleError) return writeNotVisible(error, request.id);
     if (error instanceof UnauthorizedError) return { status: 401, body: nestedError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE) };
     if (error instanceof ForbiddenError) return { status: 403, body: nestedError('FORBIDDEN', error.message) };
     if (error instanceof RateLimitedError) {
@@ -57,6 +58,16 @@ export class HttpErrorFilter implements ExceptionFilter {
     this.log.error({ err: error, requestId: request.id, method: request.method, path: request.path }, 'unexpected error');
     return { status: 500, body: nestedError('INTERNAL', 'Internal server error') };
   }
+}
+
+/** 503: the write is stored; `READ_MODEL_LAGGING` is worth a retry of the read, `READ_MODEL_FAILED` needs an operator. */
+function writeNotVisible(error: WriteNotVisibleError, requestId: string | undefined): HttpErrorResponse {
+  const lagging = error.reason === 'lagging';
+  return {
+    status: 503,
+    body: { ...flatError(lagging ? 'READ_MODEL_LAGGING' : 'READ_MODEL_FAILED', error.message), requestId: requestId ?? null },
+    headers: lagging ? { 'Retry-After': '1' } : undefined,
+  };
 }
 
 function codeForStatus(status: number): string {

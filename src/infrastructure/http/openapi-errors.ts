@@ -17,6 +17,13 @@ export class FlatErrorBody {
   @ApiProperty({ example: 'Transaction not found' }) error!: string;
 }
 
+/** A write that was stored but cannot be shown yet (503). */
+export class WriteNotVisibleBody {
+  @ApiProperty({ enum: ['READ_MODEL_LAGGING', 'READ_MODEL_FAILED'], example: 'READ_MODEL_LAGGING' }) code!: string;
+  @ApiProperty({ example: 'Your change was saved, but the transactions read model has not caught up with it yet: read it again in a moment.' }) error!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The X-Request-Id of the write, to quote to an operator' }) requestId!: string | null;
+}
+
 class ValidationIssueBody {
   @ApiProperty({ enum: ['invalid_type', 'too_small', 'too_big', 'invalid_enum_value', 'invalid_string', 'unrecognized_keys', 'custom'] }) code!: string;
   @ApiProperty() message!: string;
@@ -40,6 +47,9 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'No such resource for this user',
   409: 'Conflicting state',
   422: 'The body, query or path failed validation',
+  503:
+    'The write was stored, but a read model this response is built from has not caught up in time (READ_MODEL_LAGGING, with Retry-After: read again) ' +
+    'or could not apply it (READ_MODEL_FAILED: an operator must act; quote requestId). The change is never lost.',
 };
 
 const BODY_OF: Record<number, new () => unknown> = {
@@ -49,6 +59,7 @@ const BODY_OF: Record<number, new () => unknown> = {
   404: FlatErrorBody,
   409: FlatErrorBody,
   422: ValidationErrorBody,
+  503: WriteNotVisibleBody,
 };
 
 const RATE_LIMITED = ApiResponse({
@@ -62,9 +73,9 @@ const RATE_LIMITED = ApiResponse({
  * Documents the error statuses an operation can answer, each with its body shape; 500 always,
  * and 429 wherever credentials are needed (every authenticated request counts against the limit).
  */
-export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 422>) {
+export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 422 | 503>) {
   return applyDecorators(
-    ApiExtraModels(NestedErrorBody, FlatErrorBody, ValidationErrorBody),
+    ApiExtraModels(NestedErrorBody, FlatErrorBody, ValidationErrorBody, WriteNotVisibleBody),
     ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], schema: { $ref: getSchemaPath(BODY_OF[status]) } })),
     ...(statuses.includes(401) ? [RATE_LIMITED] : []),
     ApiResponse({ status: 500, description: 'Unexpected error (logged with the request id)', schema: { $ref: getSchemaPath(NestedErrorBody) } }),

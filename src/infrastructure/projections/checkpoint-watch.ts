@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import { comparePositions, type GlobalPosition, START_POSITION } from '../../core/events.js';
 import type { Database } from '../database/schema.js';
@@ -6,12 +6,26 @@ import { AppendSignal } from '../event-store/append-signal.js';
 
 export const CHECKPOINT_CHANNEL = 'ledgerline_checkpoints';
 
+/** How long a waiting request trusts notifications before it reads the checkpoints itself. */
+const REFRESH_INTERVAL_MS = 100;
+
+export interface WatchedProjection {
+  readonly name: string;
+  readonly version: number;
+}
+
 /**
- * Read-your-writes: knows how far every projection has got — from this process's runners
- * and, through NOTIFY, from runners in other instances — and lets a request wait for a position.
+ * Read-your-writes: knows how far this release's version of every projection has got — from this
+ * process's runners and, through NOTIFY, from runners in other instances — which events each has
+ * parked, and lets a request wait for a position.
+ *
+ * Notification payloads: `<name> <version> <commit> <prepare>` when a checkpoint moves,
+ * `parked <name> <version> <commit> <prepare>` when an event is parked (sent before the move).
  */
 export class CheckpointWatch {
+  private readonly versions: ReadonlyMap<string, number>;
   private readonly positions = new Map<string, GlobalPosition>();
+  private readonly parkedPositions = new Map<string, GlobalPosition[]>();
   private readonly waiters = new Set<() => void>();
   private readonly signal: AppendSignal;
   private refreshing: Promise<void> | null = null;
@@ -19,9 +33,14 @@ export class CheckpointWatch {
   constructor(
     private readonly db: Kysely<Database>,
     pool: pg.Pool,
-    private readonly projectionNames: readonly string[],
+    projections: readonly WatchedProjection[],
   ) {
+    this.versions = new Map(projections.map((projection) => [projection.name, projection.version]));
     this.signal = new AppendSignal(pool, CHECKPOINT_CHANNEL, (payload) => this.onNotification(payload));
+  }
+
+  get projectionNames(): string[] {
+    return [...this.versions.keys()];
   }
 
   async start(): Promise<void> {
@@ -30,16 +49,28 @@ export class CheckpointWatch {
   }
 
   advance(name: string, position: GlobalPosition): void {
+    if (!this.versions.has(name)) return;
     const known = this.positions.get(name);
     if (known && comparePositions(known, position) >= 0) return;
     this.positions.set(name, position);
     for (const wake of [...this.waiters]) wake();
   }
 
-  /** Resolves true once every projection has applied `position`, false when `timeoutMs` ran out first. */
-  async waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
+  /** Records that `name` parked the event at `position`; runners call it before moving past it. */
+  parked(name: string, position: GlobalPosition): void {
+    if (!this.versions.has(name)) return;
+    const known = this.parkedPositions.get(name) ?? [];
+    if (known.some((parked) => comparePositions(parked, position) === 0)) return;
+    this.parkedPositions.set(name, [...known, position]);
+  }
+
+  /**
+   * Resolves true once every projection in `names` (default: all) has applied `position` — or moved
+   * past it by parking it — and false when `timeoutMs` ran out first.
+   */
+  async waitFor(position: GlobalPosition, timeoutMs: number, names: readonly string[] = this.projectionNames): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.hasReached(position)) {
+    while (!this.hasReached(position, names)) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
       await new Promise<void>((resolve) => {
@@ -52,25 +83,46 @@ export class CheckpointWatch {
         const timer = setTimeout(() => {
           wake();
           void this.refresh().catch(() => undefined);
-        }, Math.min(left, 100));
+        }, Math.min(left, REFRESH_INTERVAL_MS));
         this.waiters.add(wake);
       });
     }
     return true;
   }
 
-  hasReached(position: GlobalPosition): boolean {
-    return this.projectionNames.every((name) => comparePositions(this.positions.get(name) ?? START_POSITION, position) >= 0);
+  hasReached(position: GlobalPosition, names: readonly string[] = this.projectionNames): boolean {
+    return names.every((name) => comparePositions(this.positions.get(name) ?? START_POSITION, position) >= 0);
   }
 
-  /** Reads every checkpoint; concurrent callers (each waiting request's timer) share one read. */
+  /**
+   * The first of `names` that parked an event of the append ending at `position`: the events of
+   * one append share its commit position and come at or before its last event.
+   */
+  parkedWithin(position: GlobalPosition, names: readonly string[] = this.projectionNames): string | null {
+    for (const name of names) {
+      const parked = this.parkedPositions.get(name) ?? [];
+      if (parked.some((event) => event.commit === position.commit && event.prepare <= position.prepare)) return name;
+    }
+    return null;
+  }
+
+  /** Reads every checkpoint and parked event of this release's versions; concurrent callers share one read. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.db
-      .selectFrom('projection_checkpoints')
-      .select(['name', 'position_commit', 'position_prepare'])
-      .execute()
-      .then((rows) => {
-        for (const row of rows) this.advance(row.name, { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) });
+    this.refreshing ??= Promise.all([
+      this.db.selectFrom('projection_versions').select(['name', 'version', 'position_commit', 'position_prepare']).execute(),
+      sql<{ projection: string; version: number; position_commit: string; position_prepare: string }>`
+        SELECT projection, version, position_commit, position_prepare FROM parked_events WHERE status = 'parked'`
+        .execute(this.db)
+        .then((result) => result.rows),
+    ])
+      .then(([checkpoints, parked]) => {
+        // Parked first: a waiter woken by the checkpoint must already see what was parked below it.
+        for (const row of parked) {
+          if (this.versions.get(row.projection) === row.version) this.parked(row.projection, positionOf(row));
+        }
+        for (const row of checkpoints) {
+          if (this.versions.get(row.name) === row.version) this.advance(row.name, positionOf(row));
+        }
       })
       .finally(() => {
         this.refreshing = null;
@@ -84,7 +136,17 @@ export class CheckpointWatch {
   }
 
   private onNotification(payload: string): void {
-    const [name, commit, prepare] = payload.split(' ');
-    if (name && commit && prepare) this.advance(name, { commit: BigInt(commit), prepare: BigInt(prepare) });
+    const parts = payload.split(' ');
+    const isParked = parts[0] === 'parked';
+    const [name, version, commit, prepare] = isParked ? parts.slice(1) : parts;
+    if (!name || !/^\d+$/.test(version ?? '') || !/^\d+$/.test(commit ?? '') || !/^\d+$/.test(prepare ?? '')) return;
+    if (this.versions.get(name) !== Number(version)) return;
+    const position = { commit: BigInt(commit), prepare: BigInt(prepare) };
+    if (isParked) this.parked(name, position);
+    else this.advance(name, position);
   }
+}
+
+function positionOf(row: { position_commit: string; position_prepare: string }): GlobalPosition {
+  return { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) };
 }

@@ -5,8 +5,9 @@ import type { ReadYourWrites } from './read-your-writes.js';
 import { READ_YOUR_WRITES } from './tokens.js';
 
 /**
- * What HTTP writes go through: the command bus, and then read-your-writes, so a write's response
- * (and the writer's next read) never misses the write. Commands return the position of their last event.
+ * What HTTP writes go through: the command bus, and then read-your-writes for the read models the
+ * response (and the writer's next read) is built from — only those. Commands return the position
+ * of their last event.
  */
 @Injectable()
 export class ConsistentCommandBus {
@@ -15,9 +16,9 @@ export class ConsistentCommandBus {
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute<Outcome extends { position: GlobalPosition | null }>(command: Command<Outcome>): Promise<Outcome> {
+  async execute<Outcome extends { position: GlobalPosition | null }>(command: Command<Outcome>, readModels: readonly string[]): Promise<Outcome> {
     const outcome = await this.commands.execute(command);
-    await this.readYourWrites.waitFor(outcome.position);
+    await this.readYourWrites.waitFor(outcome.position, readModels);
     return outcome;
   }
 }

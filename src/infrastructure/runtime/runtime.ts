@@ -60,7 +60,7 @@ export async function startRuntime(config: AppConfig, log: Logger, options: Runt
   const setups = await migrate(database.db, PROJECTIONS);
   for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
   const eventStore = createEventStore(config, database);
-  const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS.map((projection) => projection.name));
+  const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS);
   await watch.start();
   const runners = PROJECTIONS.map(
     (projection) => new ProjectionRunner(database, eventStore, projection, watch, { onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),

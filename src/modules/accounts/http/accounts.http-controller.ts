@@ -1,6 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { accountsProjection } from '../../../../projections/accounts/accounts.projection.js';
+import { balanceSnapshotsProjection } from '../../../../projections/balance-snapshots/balance-snapshots.projection.js';
+import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { type Clock, isoDate } from '../../../core/clock.js';
 import { invalid } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
@@ -19,6 +22,9 @@ import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
 import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
 import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
 import { BalanceSnapshotQuery } from './balance-snapshot.query-params.js';
+
+/** What an account write's response and the writer's next reads (the account, its balance history) are built from. */
+const ACCOUNT_READ_MODELS = [accountsProjection.name, balanceSnapshotsProjection.name];
 
 @ApiTags('Accounts')
 @ApiBearerAuth('bearerAuth')
@@ -41,7 +47,7 @@ export class AccountsHttpController {
   @Post('accounts')
   @ApiOperation({ operationId: 'createManualAccount', summary: "Create a manual account and seed today's balance snapshot" })
   @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
-  @ApiErrors(400, 401, 403, 422)
+  @ApiErrors(400, 401, 403, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
     if (!SUBTYPES_BY_TYPE[body.type].includes(body.subtype)) {
       throw invalid(['subtype'], `subtype must be one of ${SUBTYPES_BY_TYPE[body.type].join(', ')} for type ${body.type}`, 'invalid_enum_value');
@@ -60,7 +66,7 @@ export class AccountsHttpController {
       currentBalance: toDecimalString(body.currentBalance),
       creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
     };
-    await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context));
+    await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context), ACCOUNT_READ_MODELS);
     return {
       id: accountId,
       name: data.name,
@@ -85,7 +91,7 @@ export class AccountsHttpController {
   @Patch('accounts/:accountId')
   @ApiOperation({ operationId: 'patchAccount', summary: 'Set or clear your own credit limit for a credit card' })
   @ApiOkResponse({ type: AccountDetailResponse })
-  @ApiErrors(401, 403, 404, 422)
+  @ApiErrors(401, 403, 404, 422, 503)
   async patch(
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
@@ -95,7 +101,7 @@ export class AccountsHttpController {
     if (body.creditLimit !== undefined) {
       const creditLimit = body.creditLimit === null ? null : toDecimalString(body.creditLimit);
       const context = userCommandContext(principal, requestId, this.clock);
-      await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context));
+      await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context), ACCOUNT_READ_MODELS);
     }
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
@@ -103,7 +109,7 @@ export class AccountsHttpController {
   @Patch('accounts/:accountId/balance')
   @ApiOperation({ operationId: 'patchManualAccountBalance', summary: "Set a manual account's current balance (snapshots today)" })
   @ApiOkResponse({ type: AccountDetailResponse })
-  @ApiErrors(400, 401, 403, 404, 422)
+  @ApiErrors(400, 401, 403, 404, 422, 503)
   async patchBalance(
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
@@ -112,7 +118,7 @@ export class AccountsHttpController {
   ) {
     const context = userCommandContext(principal, requestId, this.clock);
     const command = { type: 'UpdateManualBalance' as const, accountId, current: toDecimalString(body.current), today: isoDate(context.now) };
-    await this.commands.execute(new ExecuteAccountCommand(accountId, command, context));
+    await this.commands.execute(new ExecuteAccountCommand(accountId, command, context), ACCOUNT_READ_MODELS);
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
 
@@ -120,10 +126,10 @@ export class AccountsHttpController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'deleteAccount', summary: 'Delete an account; it and its transactions leave every list (idempotent)' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(401, 403, 404, 503)
   async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
     const context = userCommandContext(principal, requestId, this.clock);
-    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context));
+    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context), [...ACCOUNT_READ_MODELS, transactionsProjection.name]);
     return { success: true, message: outcome.events.length > 0 ? 'Account deleted' : 'Nothing to delete: the account is already gone' };
   }
 

@@ -5,6 +5,8 @@ import type { Clock } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { transactionActivityProjection } from '../../../../projections/transaction-activity/transaction-activity.projection.js';
+import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
@@ -20,6 +22,9 @@ import { CreateTransactionRequest, type LocationRequest, PatchTransactionRequest
 import { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './transaction.responses.js';
 
 const DEFAULT_LIMIT = 50;
+
+/** What a transaction write's response and the writer's next reads (the transaction, its activity) are built from. */
+const TRANSACTION_READ_MODELS = [transactionsProjection.name, transactionActivityProjection.name];
 
 @ApiTags('Transactions')
 @ApiBearerAuth('bearerAuth')
@@ -51,7 +56,7 @@ export class TransactionsHttpController {
   @Post()
   @ApiOperation({ operationId: 'createTransaction', summary: 'Create a transaction in a manual account' })
   @ApiCreatedResponse({ type: TransactionResponse })
-  @ApiErrors(400, 401, 403, 404, 422)
+  @ApiErrors(400, 401, 403, 404, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateTransactionRequest) {
     const context = userCommandContext(principal, requestId, this.clock);
     const transactionId = newId();
@@ -71,7 +76,7 @@ export class TransactionsHttpController {
       tagIds: normaliseTagIds(body.tagIds ?? []),
       authorizedDate: body.authorizedDate ?? null,
     };
-    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context));
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context), TRANSACTION_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -89,7 +94,7 @@ export class TransactionsHttpController {
     summary: 'Sparse edit: a field present is written and locked against provider syncs; null restores the original value and unlocks it',
   })
   @ApiOkResponse({ type: TransactionResponse })
-  @ApiErrors(401, 403, 404, 409, 422)
+  @ApiErrors(401, 403, 404, 409, 422, 503)
   async patch(
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
@@ -97,7 +102,7 @@ export class TransactionsHttpController {
     @Body() body: PatchTransactionRequest,
   ) {
     const context = userCommandContext(principal, requestId, this.clock);
-    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context));
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context), TRANSACTION_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -105,10 +110,10 @@ export class TransactionsHttpController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'deleteTransaction', summary: 'Delete a manual transaction; succeeds also when it is already gone or provider-managed' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(401, 403, 404, 503)
   async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
     const context = userCommandContext(principal, requestId, this.clock);
-    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context));
+    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context), TRANSACTION_READ_MODELS);
     return { success: true, message: outcome.events.length > 0 ? 'Transaction deleted' : 'Nothing to delete: the transaction is gone or managed by its provider' };
   }
 
