@@ -20,7 +20,6 @@ export interface CommandOutcome<Event extends DomainEvent, State> {
   readonly position: GlobalPosition | null;
 }
 
-export const SCHEMA_VERSION = 1;
 /** Each round of a conflict lets at least one writer through; jitter spreads the rest. */
 const MAX_ATTEMPTS = 25;
 
@@ -67,6 +66,7 @@ function metadataFor(context: CommandContext): EventMetadata {
     causationId: context.causationId ?? context.requestId,
     correlationId: context.correlationId ?? context.requestId,
     occurredAt: context.now.toISOString(),
-    schemaVersion: SCHEMA_VERSION,
+    // The event store's upcasting layer stamps each event with its type's current version.
+    schemaVersion: 1,
   };
 }

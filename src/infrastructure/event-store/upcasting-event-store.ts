@@ -1,19 +1,30 @@
 import type { RecordedEvent } from '../../core/events.js';
-import { type Upcaster, upcastEvent } from '../../core/upcasting.js';
+import type { UpcasterChain } from '../../core/upcasting.js';
 import type { AppendResult, EventStore, EventSubscription, NewEvent, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
 
-/** Any event store, with every event it returns upcast to its current schema version. */
-export function withUpcasting(store: EventStore, upcasters: readonly Upcaster[]): EventStore {
-  if (upcasters.length === 0) return store;
-  const upcast = (event: RecordedEvent) => upcastEvent(event, upcasters);
+/**
+ * Any event store, with every event it returns upcast to its type's current schema version, and
+ * every event it appends stamped with that version.
+ */
+export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventStore {
+  const upcast = (event: RecordedEvent) => schemas.upcast(event);
+  // The feed must not stop at an event a newer release wrote (during a deploy): it goes to the
+  // projectors as stored, where this release's old version parks it if it cannot apply it; the
+  // newer release's version of the read model is the one that counts.
+  const upcastForFeed = (event: RecordedEvent) => (event.metadata.schemaVersion > schemas.currentVersion(event.type) ? event : schemas.upcast(event));
   return {
-    appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> => store.appendToStream(streamId, events, expected),
+    appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> =>
+      store.appendToStream(
+        streamId,
+        events.map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: schemas.currentVersion(event.type) } })),
+        expected,
+      ),
     readStream: async (streamId) => (await store.readStream(streamId)).map(upcast),
-    readAll: async (options: ReadAllOptions) => (await store.readAll(options)).map(upcast),
+    readAll: async (options: ReadAllOptions) => (await store.readAll(options)).map(upcastForFeed),
     subscribeToAll(options?: SubscribeOptions): EventSubscription {
       const subscription = store.subscribeToAll(options);
       async function* upcastFeed() {
-        for await (const event of subscription) yield upcast(event);
+        for await (const event of subscription) yield upcastForFeed(event);
       }
       const iterator = upcastFeed();
       return { [Symbol.asyncIterator]: () => iterator, close: () => subscription.close() };

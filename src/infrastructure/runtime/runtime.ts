@@ -9,7 +9,7 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store.js';
 import { PostgresEventStore } from '../event-store/postgres-event-store.js';
 import { withUpcasting } from '../event-store/upcasting-event-store.js';
-import { EVENT_UPCASTERS } from '../../event-upcasters.js';
+import { EVENT_SCHEMAS } from '../../event-upcasters.js';
 import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
 import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
 import type { JobDefinition, JobRunner } from '../jobs/job.js';
@@ -45,7 +45,7 @@ export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20
 
 export function createEventStore(config: AppConfig, connection: DatabaseConnection): EventStore {
   const store = config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new PostgresEventStore(connection.pool);
-  return withUpcasting(store, EVENT_UPCASTERS);
+  return withUpcasting(store, EVENT_SCHEMAS);
 }
 
 export interface RuntimeOptions {
