@@ -5,6 +5,7 @@ import * as checkpoints from './migrations/0002-projection-checkpoints.js';
 import * as identity from './migrations/0003-identity.js';
 import * as sessions from './migrations/0004-sessions.js';
 import * as projectionVersions from './migrations/0005-projection-versions.js';
+import * as parkedEvents from './migrations/0006-parked-events.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0003-identity': identity,
   '0004-sessions': sessions,
   '0005-projection-versions': projectionVersions,
+  '0006-parked-events': parkedEvents,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -63,8 +63,32 @@ export interface SessionsTable {
   expires_at: Date;
 }
 
+export type ParkedEventStatus = 'parked' | 'retried' | 'skipped';
+
+/** An event a projection version could not apply and moved past (migration 0006, decision 0009). */
+export interface ParkedEventsTable {
+  projection: string;
+  version: number;
+  position_commit: string;
+  position_prepare: string;
+  event_id: string;
+  stream_id: string;
+  event_type: string;
+  user_id: string | null;
+  request_id: string | null;
+  correlation_id: string | null;
+  error: string;
+  attempts: number;
+  first_failed_at: Date;
+  last_failed_at: Date;
+  status: Generated<ParkedEventStatus>;
+  resolved_at: Date | null;
+  resolved_by: string | null;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
+  parked_events: ParkedEventsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;
