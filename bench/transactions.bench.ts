@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
+import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
+import { PROJECTIONS } from '../projections/index.js';
 import { appendStatement } from '../src/infrastructure/event-store/postgres-event-store.js';
 import { ensureUser, issueApiKey } from '../src/modules/identity/identity.store.js';
 import { encodeCursor } from '../src/modules/transactions/transaction-cursor.js';
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   let service: ChildProcess | null = null;
-  const database = connectDatabase(databaseUrl, { max: connections + 2 });
+  const database = connectDatabase(databaseUrl, { max: connections + 2, searchPath: readModelSearchPath(PROJECTIONS) });
   try {
     // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the service under load.
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
