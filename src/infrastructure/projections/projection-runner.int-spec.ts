@@ -1,158 +1,231 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { type GlobalPosition, type RecordedEvent, START_POSITION } from '../../core/events.js';
-import { connectDatabase, type DatabaseConnection } from '../database/database.js';
-import { migrate } from '../database/migrate.js';
-import { PostgresEventStore } from '../event-store/postgres-event-store.js';
-import { CheckpointWatch } from './checkpoint-watch.js';
-import type { ProjectionDefinition } from './projection.js';
+import { formatPosition } from '../../core/events.js';
+import { listParkedEvents } from './parked-events.js';
 import { ProjectionRunner } from './projection-runner.js';
+import { capturingLog, databaseError, recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
 
-/** Records every event it applies; a duplicate or a gap shows in the table. */
-function recordingProjection(failOnBatch?: { batch: number }, eventTypes = Array.from({ length: 60 }, (_, i) => `Happened${i}`)): ProjectionDefinition {
-  let batches = 0;
-  return {
-    name: 'recording',
-    version: 1,
-    tables: ['recorded_events'],
-    eventTypes,
-    async createTables(db) {
-      await sql`CREATE TABLE recorded_events (seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, type text NOT NULL)`.execute(db);
-    },
-    async apply(trx, events: readonly RecordedEvent[]) {
-      batches += 1;
-      for (const [index, event] of events.entries()) {
-        await sql`INSERT INTO recorded_events (event_id, type) VALUES (${event.id}, ${event.type})`.execute(trx);
-        // Dies half-way through a batch: what it wrote must vanish with it.
-        if (failOnBatch && batches === failOnBatch.batch && index === Math.floor(events.length / 2)) throw new Error('projector killed mid-batch');
-      }
-    },
-  };
-}
-
-const metadata = () => ({
-  userId: randomUUID(),
-  actor: 'system' as const,
-  requestId: randomUUID(),
-  causationId: randomUUID(),
-  correlationId: randomUUID(),
-  occurredAt: new Date().toISOString(),
-  schemaVersion: 1,
-});
-
-let database: TestDatabase;
-let connection: DatabaseConnection;
-let store: PostgresEventStore;
-
-beforeEach(async () => {
-  database = await createTestDatabase();
-  connection = connectDatabase(database.url, { max: 10 });
-  await migrate(connection.db, [recordingProjection()]);
-  store = new PostgresEventStore(connection.pool);
-});
+let fixture: RunnerFixture;
 
 afterEach(async () => {
-  await store.close();
-  await connection.close();
-  await database.drop();
+  await fixture.close();
 });
-
-let lastAppended: GlobalPosition = START_POSITION;
-
-/** Appends one event per new stream; `lastAppended` is where a reader has seen them all. */
-async function appendEvents(count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const id = randomUUID();
-    ids.push(id);
-    const result = await store.appendToStream(`thing-${randomUUID()}`, [{ id, type: `Happened${i}`, data: { i }, metadata: metadata() }], 'no_stream');
-    lastAppended = result.position;
-  }
-  return ids;
-}
-
-async function recorded(): Promise<string[]> {
-  const result = await sql<{ event_id: string }>`SELECT event_id FROM recorded_events ORDER BY seq`.execute(connection.db);
-  return result.rows.map((row) => row.event_id);
-}
 
 describe('projection runner', () => {
   it('applies nothing twice and loses nothing when a projector dies between and inside batches', async () => {
-    const ids = await appendEvents(60);
-    const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
-    await watch.start();
+    fixture = await startRunnerFixture();
+    const { connection, store, watch } = fixture;
+    const ids = await fixture.appendEvents(60);
     const errors: unknown[] = [];
-    const dying = new ProjectionRunner(connection, store, recordingProjection({ batch: 4 }), watch, { batchSize: 10, onError: (e) => errors.push(e) });
+    // Half-way through the fourth batch the connection goes away: a transient failure, never parked.
+    const killed = (_event: unknown, call: number, index: number, calledWith: number) =>
+      call === 4 && index === Math.floor(calledWith / 2) ? databaseError('57P01', 'terminating connection due to administrator command') : undefined;
+    const dying = new ProjectionRunner(connection, store, recordingProjection({ fail: killed }), watch, { batchSize: 10, onError: (e) => errors.push(e) });
     dying.start();
     await waitUntil(async () => errors.length > 0);
     await dying.stop();
     // Three whole batches committed with their checkpoint; the fourth rolled back entirely.
-    expect(await recorded()).toEqual(ids.slice(0, 30));
+    const { events_applied: applied } = await connection.db.selectFrom('projection_versions').select('events_applied').executeTakeFirstOrThrow();
+    expect(Number(applied)).toBeGreaterThanOrEqual(3);
+    expect(Number(applied)).toBeLessThan(60);
+    expect(await fixture.recorded()).toEqual(ids.slice(0, Number(applied)));
 
     const restarted = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 10 });
     restarted.start();
-    expect(await watch.waitFor(lastAppended, 10_000)).toBe(true);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await restarted.stop();
-    await watch.close();
-    expect(await recorded()).toEqual(ids);
+    expect(await fixture.recorded()).toEqual(ids);
+    expect(await listParkedEvents(connection.db)).toEqual([]);
   });
 
   it('only moves the checkpoint over batches with none of its event types, and still reaches the head', async () => {
-    const ids = await appendEvents(12);
-    const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
-    await watch.start();
-    const runner = new ProjectionRunner(connection, store, recordingProjection(undefined, ['Happened3', 'Happened7']), watch, { batchSize: 4 });
+    fixture = await startRunnerFixture();
+    const ids = await fixture.appendEvents(12);
+    const runner = new ProjectionRunner(fixture.connection, fixture.store, recordingProjection({ eventTypes: ['Happened3', 'Happened7'] }), fixture.watch, { batchSize: 4 });
     runner.start();
-    expect(await watch.waitFor(lastAppended, 10_000)).toBe(true);
+    expect(await fixture.watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await runner.stop();
-    await watch.close();
-    expect(await recorded()).toEqual([ids[3], ids[7]]);
+    expect(await fixture.recorded()).toEqual([ids[3], ids[7]]);
   });
 
   it('rides out its database connections being killed, and still applies everything exactly once', async () => {
-    const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
-    await watch.start();
-    const runner = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 5 });
+    fixture = await startRunnerFixture();
+    const { connection, watch } = fixture;
+    const runner = new ProjectionRunner(connection, fixture.store, recordingProjection(), watch, { batchSize: 5 });
     runner.start();
     try {
-      await appendEvents(30);
+      await fixture.appendEvents(30);
       await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(connection.db);
       // Pooled clients whose connection was killed fail once each; keep writing until they are replaced.
-      for (let written = 0; written < 30; ) written += await appendEvents(1).then(() => 1, () => 0);
-      expect(await watch.waitFor(lastAppended, 25_000)).toBe(true);
+      for (let written = 0; written < 30; ) written += await fixture.appendEvents(1).then(() => 1, () => 0);
+      expect(await watch.waitFor(fixture.lastAppended, 25_000)).toBe(true);
     } finally {
       await runner.stop();
-      await watch.close();
     }
     const stored = await sql<{ event_id: string }>`SELECT event_id FROM events ORDER BY transaction_id, global_position`.execute(connection.db);
     expect(stored.rows.length).toBeGreaterThanOrEqual(60);
-    expect(await recorded()).toEqual(stored.rows.map((row) => row.event_id));
+    expect(await fixture.recorded()).toEqual(stored.rows.map((row) => row.event_id));
+    expect(await listParkedEvents(connection.db)).toEqual([]);
   }, 45_000);
 
   it('applies every event exactly once with two runners (two instances) on one database', async () => {
-    const watch = new CheckpointWatch(connection.db, connection.pool, ['recording']);
-    await watch.start();
+    fixture = await startRunnerFixture();
+    const { connection, store, watch } = fixture;
     const first = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 7 });
     const second = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 7 });
     first.start();
     second.start();
-    const ids = await appendEvents(40);
-    expect(await watch.waitFor(lastAppended, 10_000)).toBe(true);
+    const ids = await fixture.appendEvents(40);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     // Hand over: the leader stops, the standby takes the lease and carries on from the checkpoint.
     await first.stop();
-    const more = await appendEvents(10);
-    expect(await watch.waitFor(lastAppended, 10_000)).toBe(true);
+    const more = await fixture.appendEvents(10);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await second.stop();
-    await watch.close();
-    expect(await recorded()).toEqual([...ids, ...more]);
+    expect(await fixture.recorded()).toEqual([...ids, ...more]);
   });
 });
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+describe('an event the projector cannot apply', () => {
+  it('is parked within seconds, while the rest of its batch and other users’ later events are applied', async () => {
+    fixture = await startRunnerFixture();
+    const { connection, store, watch } = fixture;
+    const log = capturingLog();
+    const runner = new ProjectionRunner(connection, store, recordingProjection(), watch, { log });
+    runner.start();
+    try {
+      const before = await fixture.appendEvents(3);
+      expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+
+      // One append, one batch: a good event, one PostgreSQL refuses (year 0), another good one.
+      const started = Date.now();
+      const streamId = `thing-${randomUUID()}`;
+      const [goodBefore, poison, goodAfter] = await fixture.append(streamId, [
+        { type: 'Happened1', data: { day: '2026-01-01' } },
+        { type: 'Poison', data: { day: '0000-01-01' } },
+        { type: 'Happened2', data: { day: '2026-01-02' } },
+      ]);
+      const poisonAt = fixture.lastAppended;
+      expect(await watch.waitFor(poisonAt, 10_000)).toBe(true);
+      const timeToPark = Date.now() - started;
+      console.info(`projection runner: poison event parked and checkpoint past it ${timeToPark} ms after its append`);
+      expect(timeToPark).toBeLessThan(5000);
+
+      // Other users keep writing: each of their events is applied in normal time.
+      const lags: number[] = [];
+      const later: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const appended = Date.now();
+        later.push(...(await fixture.appendEvents(1)));
+        expect(await watch.waitFor(fixture.lastAppended, 5000)).toBe(true);
+        lags.push(Date.now() - appended);
+      }
+      console.info(`projection runner: later events applied within ${Math.max(...lags)} ms each`);
+      expect(Math.max(...lags)).toBeLessThan(1000);
+      expect(await fixture.recorded()).toEqual([...before, goodBefore, goodAfter, ...later]);
+
+      const [parked] = await listParkedEvents(connection.db);
+      expect(parked).toMatchObject({
+        projection: 'recording',
+        version: 1,
+        event_id: poison,
+        stream_id: streamId,
+        event_type: 'Poison',
+        attempts: 3,
+        status: 'parked',
+        resolved_at: null,
+      });
+      expect(parked.error).toMatch(/out of range.*\(22008\)/);
+      expect(parked.error).not.toMatch(/\n\s+at /);
+      const poisonEvent = (await store.readStream(streamId))[1];
+      expect([parked.position_commit, parked.position_prepare].join('/')).toBe(formatPosition(poisonEvent.position));
+      expect(parked.request_id).toBe(poisonEvent.metadata.requestId);
+      expect(parked.user_id).toBe(poisonEvent.metadata.userId);
+      expect(watch.parkedWithin(poisonEvent.position, ['recording'])).toBe('recording');
+
+      expect(log.lines).toEqual([
+        {
+          level: 'error',
+          message: expect.stringContaining('parked'),
+          fields: expect.objectContaining({
+            projection: 'recording',
+            position: formatPosition(poisonEvent.position),
+            eventType: 'Poison',
+            streamId,
+            userId: poisonEvent.metadata.userId,
+            requestId: poisonEvent.metadata.requestId,
+            correlationId: poisonEvent.metadata.correlationId,
+          }),
+        },
+      ]);
+      const checkpoint = await connection.db.selectFrom('projection_versions').select('events_applied').where('name', '=', 'recording').executeTakeFirstOrThrow();
+      expect(Number(checkpoint.events_applied)).toBe(3 + 2 + 5);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('is retried, never parked, while the failure is transient (serialization failure, deadlock)', async () => {
+    fixture = await startRunnerFixture();
+    const { connection, store, watch } = fixture;
+    const errors: unknown[] = [];
+    let failures = 0;
+    const flaky = () => (failures < 4 ? databaseError(failures++ % 2 === 0 ? '40001' : '40P01', 'could not serialize access due to concurrent update') : undefined);
+    const runner = new ProjectionRunner(connection, store, recordingProjection({ fail: flaky }), watch, { onError: (error) => errors.push(error) });
+    runner.start();
+    try {
+      const ids = await fixture.appendEvents(3);
+      expect(await watch.waitFor(fixture.lastAppended, 15_000)).toBe(true);
+      expect(errors).toHaveLength(4);
+      expect(await fixture.recorded()).toEqual(ids);
+      expect(await listParkedEvents(connection.db, { status: 'all' })).toEqual([]);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+describe('a projection version', () => {
+  it('is marked caught up at the head of the feed; a newer version that catches up supersedes it, and its runner stands down', async () => {
+    fixture = await startRunnerFixture([1, 2]);
+    const { connection, store, watch } = fixture;
+    const versions = () => connection.db.selectFrom('projection_versions').selectAll().where('name', '=', 'recording').orderBy('version').execute();
+    const log = capturingLog();
+    const first = new ProjectionRunner(connection, store, recordingProjection({ version: 1 }), watch, { log });
+    first.start();
+    const ids = await fixture.appendEvents(5);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    const [v1Live] = await versions();
+    expect(v1Live.caught_up_at).toBeInstanceOf(Date);
+
+    const second = new ProjectionRunner(connection, store, recordingProjection({ version: 2 }), watch, { log });
+    second.start();
+    try {
+      await waitUntil(async () => (await versions())[1].caught_up_at !== null);
+      const [v1, v2] = await versions();
+      expect(v1.superseded_at).toBeInstanceOf(Date);
+      expect(v2.superseded_at).toBeNull();
+      expect(await fixture.recorded(2)).toEqual(ids);
+
+      // The next event: version 2 applies it, version 1's runner finds out and stops for good.
+      const more = await fixture.appendEvents(2);
+      await waitUntil(async () => log.lines.length > 0);
+      await waitUntil(async () => (await fixture.recorded(2)).length === 7);
+      expect(await fixture.recorded(2)).toEqual([...ids, ...more]);
+      expect(await fixture.recorded(1)).toEqual(ids);
+      expect((await versions())[0].position_commit).toBe(v1.position_commit);
+      const superseded = { level: 'warn', message: 'projection recording version 1 is superseded by version 2; this release stops projecting it', fields: expect.objectContaining({ version: 1 }) };
+      expect(log.lines).toEqual([superseded]);
+
+      // A runner of version 1 started later (an old release restarting) does not project either.
+      const restarted = new ProjectionRunner(connection, store, recordingProjection({ version: 1 }), watch, { log });
+      restarted.start();
+      await waitUntil(async () => log.lines.length === 2);
+      expect(log.lines[1]).toEqual(superseded);
+      await restarted.stop();
+    } finally {
+      await first.stop();
+      await second.stop();
+    }
+  });
+});

@@ -1,35 +1,50 @@
-import { type Kysely, sql } from 'kysely';
-import type { GlobalPosition, RecordedEvent } from '../../core/events.js';
+import { sql, type Transaction } from 'kysely';
+import { comparePositions, formatPosition, type GlobalPosition, type RecordedEvent } from '../../core/events.js';
 import type { DatabaseConnection } from '../database/database.js';
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
-import { CHECKPOINT_CHANNEL, type CheckpointWatch } from './checkpoint-watch.js';
+import type { CheckpointWatch } from './checkpoint-watch.js';
+import { type EventFailure, parkEvent } from './parked-events.js';
 import type { ProjectionDefinition } from './projection.js';
+import { backoffMs, describeFailure, isTransientError } from './projection-failure.js';
 import { acquireLease, type Lease } from './projection-lease.js';
+import { projectionTransaction } from './projection-transaction.js';
+import { LeaseLostError, markCaughtUp, moveVersionCheckpoint, ProjectionSupersededError, readVersionCheckpoint } from './projection-versions.js';
+
+export { LeaseLostError, ProjectionSupersededError } from './projection-versions.js';
 
 const BATCH_SIZE = 500;
 const STANDBY_RETRY_MS = 1000;
+/** Waits before each event-by-event pass over a failing batch; an event failing every pass is parked. */
+const PARKING_DELAYS_MS = [100, 400, 1600];
 
-export class LeaseLostError extends Error {
-  constructor(name: string) {
-    super(`Projection ${name}: another runner moved the checkpoint; standing down`);
-  }
+/** Where a runner says what it did about events it could not apply, and when it stands down for good. */
+export interface ProjectionLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
 }
 
 export interface ProjectionRunnerOptions {
+  /** Failures it retries: transient ones (connection, serialization, timeout) and a lost lease. */
   readonly onError?: (error: unknown) => void;
+  readonly log?: ProjectionLog;
   readonly batchSize?: number;
+  readonly parkingDelaysMs?: readonly number[];
 }
 
 /**
- * Applies one projection: only while holding its lease (one instance at a time), from its
- * checkpoint, in batches whose read-model changes and checkpoint commit in one transaction.
+ * Applies one version of one projection: only while holding its lease (one instance at a time),
+ * from its checkpoint, in batches whose read-model changes and checkpoint commit in one
+ * transaction. An event the projector cannot apply is parked rather than retried forever
+ * (decision 0009); a newer version that has caught up makes it stand down for good.
  */
 export class ProjectionRunner {
   private stopped = false;
   private running: Promise<void> | null = null;
   private closeCurrent: (() => Promise<void>) | null = null;
   private readonly relevantTypes: ReadonlySet<string>;
+  private caughtUp = false;
+  private failures = 0;
 
   constructor(
     private readonly database: DatabaseConnection,
@@ -52,29 +67,48 @@ export class ProjectionRunner {
   }
 
   private async loop(): Promise<void> {
+    const { name, version } = this.projection;
     while (!this.stopped) {
       let lease: Lease | null = null;
+      let wait = STANDBY_RETRY_MS;
       try {
-        lease = await acquireLease(this.database.pool, `projection:${this.projection.name}`);
+        lease = await acquireLease(this.database.pool, `projection:${name}:${version}`);
         if (lease) await this.applyWhileLeased(lease);
       } catch (error) {
+        if (error instanceof ProjectionSupersededError) {
+          this.options.log?.warn({ projection: name, version, newerVersion: error.newerVersion }, error.message);
+          return;
+        }
         if (!this.stopped) this.options.onError?.(error);
+        // A lost lease is another runner's turn; anything else is retried, backing off while it lasts.
+        if (!(error instanceof LeaseLostError)) {
+          this.failures += 1;
+          wait = backoffMs(this.failures);
+        }
       } finally {
         await lease?.release();
       }
-      if (!this.stopped) await delay(STANDBY_RETRY_MS);
+      if (!this.stopped) await delay(wait);
     }
   }
 
   private async applyWhileLeased(lease: Lease): Promise<void> {
-    let checkpoint = await this.readCheckpoint();
+    const read = await readVersionCheckpoint(this.database.db, this.projection);
+    let checkpoint = read.position;
+    this.caughtUp = read.caughtUp;
+    // Nothing new to apply (an empty store, a restart at the head) is caught up too.
+    if (!this.caughtUp && comparePositions(checkpoint, await this.store.headPosition()) >= 0) {
+      await this.database.db.transaction().execute((trx) => markCaughtUp(trx, this.projection));
+      this.caughtUp = true;
+    }
     const subscription = this.store.subscribeToAll({ after: checkpoint });
     this.closeCurrent = () => subscription.close();
     try {
       for await (const batch of batches(subscription, this.options.batchSize ?? BATCH_SIZE)) {
         if (this.stopped) return;
         if (!lease.held()) throw new LeaseLostError(this.projection.name);
-        checkpoint = await this.applyBatch(batch, checkpoint);
+        checkpoint = await this.applyBatch(batch, checkpoint, lease);
+        this.failures = 0;
         this.watch.advance(this.projection.name, checkpoint);
       }
     } finally {
@@ -83,43 +117,120 @@ export class ProjectionRunner {
     }
   }
 
-  private async applyBatch(events: readonly RecordedEvent[], from: GlobalPosition): Promise<GlobalPosition> {
+  private async applyBatch(events: readonly RecordedEvent[], from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
     const to = events[events.length - 1].position;
     const relevant = events.filter((event) => this.relevantTypes.has(event.type));
-    if (relevant.length === 0) {
-      await this.moveCheckpoint(this.database.db, from, to, 0);
+    if (relevant.length === 0 && this.caughtUp) {
+      await moveVersionCheckpoint(this.database.db, this.projection, from, to, 0);
       return to;
     }
-    await this.database.db.transaction().execute(async (trx) => {
-      await this.projection.apply(trx, relevant);
-      await this.moveCheckpoint(trx, from, to, relevant.length);
-    });
+    try {
+      await this.commit(from, to, relevant.length, async (trx) => {
+        if (relevant.length > 0) await this.projection.apply(trx, relevant);
+        return [];
+      });
+      return to;
+    } catch (error) {
+      if (!cannotApply(error)) throw error;
+    }
+    await this.applyEventByEvent(relevant, from, to, lease);
     return to;
   }
 
   /**
-   * Compare-and-set: if another runner moved the checkpoint, this batch must not count. The
-   * NOTIFY (delivered on commit) tells every instance's read-your-writes waiters.
+   * The batch failed on something other than the database: re-apply it one event at a time, each
+   * in a savepoint, so the good events still apply. An event that fails every pass is parked in the
+   * transaction that moves the checkpoint past it; a transient error ends the attempt unparked.
    */
-  private async moveCheckpoint(db: Kysely<Database>, from: GlobalPosition, to: GlobalPosition, applied: number): Promise<void> {
-    const name = this.projection.name;
-    const moved = await sql<{ notified: unknown }>`
-      UPDATE projection_checkpoints
-         SET position_commit = ${to.commit.toString()}, position_prepare = ${to.prepare.toString()},
-             events_applied = events_applied + ${applied}, updated_at = now()
-       WHERE name = ${name} AND position_commit = ${from.commit.toString()} AND position_prepare = ${from.prepare.toString()}
-      RETURNING pg_notify(${CHECKPOINT_CHANNEL}, ${`${name} ${to.commit} ${to.prepare}`}) AS notified`.execute(db);
-    if (moved.rows.length !== 1) throw new LeaseLostError(name);
+  private async applyEventByEvent(relevant: readonly RecordedEvent[], from: GlobalPosition, to: GlobalPosition, lease: Lease): Promise<void> {
+    const delays = this.options.parkingDelaysMs ?? PARKING_DELAYS_MS;
+    const failures = new Map<string, EventFailure>();
+    for (let pass = 0; pass < delays.length; pass += 1) {
+      await delay(delays[pass]);
+      if (this.stopped || !lease.held()) throw new LeaseLostError(this.projection.name);
+      const final = pass === delays.length - 1;
+      const failing: EventFailure[] = [];
+      const committed = await this.commit(from, to, relevant.length, async (trx) => {
+        for (const event of relevant) {
+          await sql`SAVEPOINT apply_event`.execute(trx);
+          try {
+            await this.projection.apply(trx, [event]);
+            await sql`RELEASE SAVEPOINT apply_event`.execute(trx);
+          } catch (error) {
+            if (!cannotApply(error)) throw error;
+            await sql`ROLLBACK TO SAVEPOINT apply_event`.execute(trx);
+            const now = new Date();
+            const earlier = failures.get(event.id);
+            const failure = { event, error: describeFailure(error), attempts: (earlier?.attempts ?? 0) + 1, firstFailedAt: earlier?.firstFailedAt ?? now, lastFailedAt: now };
+            failures.set(event.id, failure);
+            failing.push(failure);
+          }
+        }
+        // Not yet the last pass: undo the good events too, and try the whole batch again after a wait.
+        if (failing.length > 0 && !final) throw new RetryPass();
+        return failing;
+      }).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof RetryPass) return false;
+          throw error;
+        },
+      );
+      if (committed) {
+        this.reportParked(failing);
+        return;
+      }
+    }
   }
 
-  private async readCheckpoint(): Promise<GlobalPosition> {
-    const row = await this.database.db
-      .selectFrom('projection_checkpoints')
-      .select(['position_commit', 'position_prepare'])
-      .where('name', '=', this.projection.name)
-      .executeTakeFirstOrThrow(() => new Error(`Projection ${this.projection.name} has no checkpoint row: run migrate first`));
-    return { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) };
+  /**
+   * One transaction: the work, the events it parks, the checkpoint move and, the first time this
+   * version reaches the head of the feed, its caught-up mark.
+   */
+  private async commit(from: GlobalPosition, to: GlobalPosition, relevant: number, work: (trx: Transaction<Database>) => Promise<readonly EventFailure[]>): Promise<void> {
+    let caughtUpNow = false;
+    await projectionTransaction(this.database.db, this.projection, async (trx) => {
+      const parked = await work(trx);
+      for (const failure of parked) await parkEvent(trx, this.projection, failure);
+      await moveVersionCheckpoint(trx, this.projection, from, to, relevant - parked.length);
+      if (!this.caughtUp && comparePositions(to, await this.store.headPosition()) >= 0) {
+        await markCaughtUp(trx, this.projection);
+        caughtUpNow = true;
+      }
+    });
+    if (caughtUpNow) this.caughtUp = true;
   }
+
+  private reportParked(parked: readonly EventFailure[]): void {
+    const { name, version } = this.projection;
+    for (const { event, error, attempts } of parked) {
+      this.watch.parked(name, event.position);
+      this.options.log?.error(
+        {
+          projection: name,
+          version,
+          position: formatPosition(event.position),
+          eventId: event.id,
+          eventType: event.type,
+          streamId: event.streamId,
+          userId: event.metadata?.userId,
+          requestId: event.metadata?.requestId,
+          correlationId: event.metadata?.correlationId,
+          attempts,
+          error,
+        },
+        `projection ${name} parked an event it cannot apply; see \`ledgerline projections parked\``,
+      );
+    }
+  }
+}
+
+/** Thrown inside a pass to roll it back whole; never leaves the runner. */
+class RetryPass extends Error {}
+
+/** An error that is about the events, not the database, the lease or the version: worth isolating and, in the end, parking. */
+function cannotApply(error: unknown): boolean {
+  return !(error instanceof LeaseLostError || error instanceof ProjectionSupersededError || error instanceof RetryPass || isTransientError(error));
 }
 
 /** Groups what the subscription already has buffered into batches, without waiting for more. */

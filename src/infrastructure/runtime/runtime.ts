@@ -63,7 +63,7 @@ export async function startRuntime(config: AppConfig, log: Logger, options: Runt
   const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS);
   await watch.start();
   const runners = PROJECTIONS.map(
-    (projection) => new ProjectionRunner(database, eventStore, projection, watch, { onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),
+    (projection) => new ProjectionRunner(database, eventStore, projection, watch, { log, onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),
   );
   for (const runner of runners) runner.start();
   const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log);
