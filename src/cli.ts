@@ -1,9 +1,11 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { PROJECTIONS } from '../projections/index.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { comparePositions, formatPosition } from './core/events.js';
 import { migrate } from './infrastructure/database/migrate.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { projectionSchema } from './infrastructure/projections/projection.js';
+import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './infrastructure/projections/projection-commands.js';
 import { createEventStore, openDatabase } from './infrastructure/runtime/runtime.js';
 import { parseScopes, SCOPES } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
@@ -16,30 +18,58 @@ Commands:
                                                  issue an API key (creates the user if missing);
                                                  the key is printed alone on the last line
   migrate                                        apply migrations and prepare projections
-  projections list                               every projection with its version
-  projections status                             position, events applied and lag of each
+  projections list                               every projection with its version and tables
+  projections status                             each version: building/live/superseded, position,
+                                                 events applied, lag and parked events
+  projections parked [--all]                     events a projection could not apply and moved past
+                                                 (--all: retried and skipped ones too)
+  projections retry <projection> [--position P] [--by NAME]
+                                                 re-apply its parked events (all, or the one at P)
+                                                 with this release's code; success marks them retried
+  projections skip <projection> --position P [--by NAME]
+                                                 leave the event at P out of the read model, on record
+                                                 (who: --by, else $USER; when: now)
 
+Positions are commit/prepare, as \`projections parked\` prints them. Only migrate, users create and
+api-keys create migrate the database; the other commands refuse to run on one that is not migrated.
 Uses the service's configuration: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR
 (shared with a running service).`;
+
+/** Commands that may apply migrations; every other one leaves the schema to the operator. */
+const MIGRATING = new Set(['users create', 'api-keys create', 'migrate']);
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      position: { type: 'string' },
+      by: { type: 'string' },
+      all: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
-  const command = positionals.join(' ');
+  // `projections retry <projection>` and `projections skip <projection>` take one argument.
+  const takesArgument = positionals[0] === 'projections' && (positionals[1] === 'retry' || positionals[1] === 'skip');
+  const command = positionals.slice(0, takesArgument ? 2 : undefined).join(' ');
+  const argument = takesArgument ? positionals[2] : undefined;
   if (values.help || !command) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status'];
-  if (!known.includes(command)) {
-    console.error(`Unknown command "${command}".\n\n${USAGE}`);
+  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip'];
+  if (!known.includes(command) || positionals.length > (takesArgument ? 3 : positionals.length)) {
+    console.error(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
   if (command === 'projections list') {
-    for (const projection of PROJECTIONS) console.log(`${projection.name}\tversion ${projection.version}\ttables ${projection.tables.join(', ')}`);
+    for (const projection of PROJECTIONS) {
+      const schema = projectionSchema(projection);
+      console.log(`${projection.name}\tversion ${projection.version}\ttables ${projection.tables.map((table) => `${schema}.${table}`).join(', ')}`);
+    }
     return 0;
   }
   const email = values.email?.trim();
@@ -52,8 +82,11 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const { connection, embedded } = await openDatabase(config, log, 4);
+  const out = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
+  const by = values.by?.trim() || operatorName();
   try {
-    await migrate(connection.db, PROJECTIONS);
+    if (MIGRATING.has(command)) await migrate(connection.db, PROJECTIONS);
+    else if (await refuseUnmigrated(connection.db, out)) return 1;
     switch (command) {
       case 'migrate':
         console.log('Migrations applied; projections prepared.');
@@ -73,26 +106,39 @@ async function main(argv: string[]): Promise<number> {
       case 'projections status': {
         const store = createEventStore(config, connection);
         try {
-          const head = await store.headPosition();
-          const rows = await connection.db.selectFrom('projection_checkpoints').selectAll().orderBy('name').execute();
-          console.log(`head ${formatPosition(head)}`);
-          for (const row of rows) {
-            const position = { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) };
-            const behind = comparePositions(position, head) < 0;
-            const lag = behind ? await store.readAll({ after: position, maxCount: 100_000 }).then((events) => events.length) : 0;
-            console.log(`${row.name}\tversion ${row.version}\tposition ${formatPosition(position)}\tapplied ${row.events_applied}\tlag ${lag}${lag === 100_000 ? '+' : ''} events\tupdated ${row.updated_at.toISOString()}`);
-          }
+          return await showProjectionStatus(connection.db, store, PROJECTIONS, out);
         } finally {
           await store.close();
         }
-        return 0;
       }
+      case 'projections parked':
+        return await showParkedEvents(connection.db, out, { all: values.all });
+      case 'projections retry': {
+        const store = createEventStore(config, connection);
+        try {
+          return await retryParked(connection.db, store, PROJECTIONS, { projection: argument, position: values.position, by }, out);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'projections skip':
+        return await skipParked(connection.db, PROJECTIONS, { projection: argument, position: values.position, by }, out);
       default:
         return 2;
     }
   } finally {
     await connection.close();
     await embedded?.stop();
+  }
+}
+
+/** Who an operator's retry or skip is recorded as: --by, else the login name. */
+function operatorName(): string {
+  if (process.env.USER) return process.env.USER;
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
   }
 }
 
