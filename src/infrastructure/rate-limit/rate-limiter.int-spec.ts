@@ -3,9 +3,18 @@ import type { Clock } from '../../core/clock.js';
 import { createLogger } from '../logging/logger.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limiter.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
+import { privateRedis } from '../jobs/private-redis.test-support.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = createLogger('silent');
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** A clock the test moves by hand: 10:00:30 UTC, mid-window. */
 function handClock(): Clock & { advance(ms: number): void } {
@@ -52,11 +61,51 @@ describe.each(stores)('the rate limiter with its counts %s', (_name, openStore) 
 });
 
 describe('the rate limiter when its store fails', () => {
-  it('lets requests through rather than refusing everyone', async () => {
-    const broken: RateLimitStore = { kind: 'redis', hit: () => Promise.reject(new Error('connection refused')), close: async () => undefined };
-    const limiter = new RateLimiter(broken, 1, handClock(), log);
+  it('counts in this process instead, so the limit still holds, and counts in the store again when it answers', async () => {
+    let storeUp = false;
+    const storeCounts = new MemoryRateLimitStore();
+    const flaky: RateLimitStore = {
+      kind: 'redis',
+      hit: (key, ttlMs, now) => (storeUp ? storeCounts.hit(key, ttlMs, now) : Promise.reject(new Error('connection refused'))),
+      close: async () => undefined,
+    };
+    const limiter = new RateLimiter(flaky, 3, handClock(), log);
     expect(await limiter.consume('user-a')).toEqual({ allowed: true });
     expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+    storeUp = true;
+    // The two hits counted in process during the outage still count in this window.
+    expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+    expect(await limiter.consume('user-a')).toMatchObject({ allowed: false });
+    expect(await limiter.consume('user-b')).toEqual({ allowed: true });
+  });
+
+  it('fails over at once, without waiting for a reconnect, when Redis is down at start and goes away later', async () => {
+    const redis = await privateRedis();
+    const started = Date.now();
+    const store = await RedisRateLimitStore.open(redis.url, 'outage:');
+    const openMs = Date.now() - started;
+    try {
+      const limiter = new RateLimiter(store, 2, handClock(), log);
+      const first = Date.now();
+      expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+      expect(Date.now() - first).toBeLessThan(50);
+      expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+      expect(await limiter.consume('user-a')).toMatchObject({ allowed: false });
+
+      await redis.start();
+      await eventually(async () => (await store.hit('probe', 60_000)) > 0);
+      // Back in Redis, with the in-process hits of this window still counted.
+      expect(await limiter.consume('user-a')).toMatchObject({ allowed: false });
+      expect(await limiter.consume('user-b')).toEqual({ allowed: true });
+      await redis.stop();
+      const during = Date.now();
+      expect(await limiter.consume('user-c')).toEqual({ allowed: true });
+      expect(Date.now() - during).toBeLessThan(1200);
+      console.log(`rate-limit store: open with Redis down took ${openMs} ms; a hit while Redis is down falls back in ${Date.now() - during} ms`);
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
   });
 
   it('shares counts between two instances through Redis', async () => {
@@ -71,6 +120,35 @@ describe('the rate limiter when its store fails', () => {
       expect(await first.consume('user-a')).toMatchObject({ allowed: false });
     } finally {
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe('the rate limiter with a Redis that stops answering', () => {
+  it('costs one request the command timeout, then counts in process without asking Redis for a while', async () => {
+    const redis = await privateRedis();
+    await redis.start();
+    const store = await RedisRateLimitStore.open(redis.url, 'frozen:');
+    try {
+      const limiter = new RateLimiter(store, 2, handClock(), log);
+      expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+      redis.freeze();
+      const first = Date.now();
+      expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+      const firstMs = Date.now() - first;
+      const next = Date.now();
+      // In process this window starts from the hits this process counted itself (Redis has one more).
+      expect(await limiter.consume('user-a')).toEqual({ allowed: true });
+      expect(await limiter.consume('user-a')).toMatchObject({ allowed: false });
+      const nextMs = Date.now() - next;
+      expect(firstMs).toBeGreaterThanOrEqual(900);
+      expect(firstMs).toBeLessThan(1500);
+      expect(nextMs).toBeLessThan(50);
+      console.log(`rate-limit store with a frozen Redis: first request ${firstMs} ms (command timeout), the next two ${nextMs} ms together`);
+    } finally {
+      redis.thaw();
+      await store.close();
+      await redis.stop();
     }
   });
 });

@@ -15,11 +15,14 @@ const WINDOW_MS = 60_000;
 const STORE_FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
- * A fixed one-minute window per bucket. A store that fails lets requests through (logged, at
- * most once a minute): a Redis outage must not take the API down with it.
+ * A fixed one-minute window per bucket. When the store fails (Redis unreachable or silent), the
+ * same windows are counted in this process until it answers again: a Redis outage neither takes
+ * the API down nor lifts the limit. Each instance then enforces the limit on its own share.
  */
 export class RateLimiter {
-  private lastFailureLoggedAt = 0;
+  private readonly fallback = new MemoryRateLimitStore();
+  private countingInProcessSince: number | null = null;
+  private lastFailureLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: RateLimitStore,
@@ -35,23 +38,35 @@ export class RateLimiter {
   async consume(bucket: string): Promise<RateLimitDecision> {
     const now = this.clock.now();
     const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
-    let count: number;
-    try {
-      count = await this.store.hit(`${bucket}:${windowStart}`, WINDOW_MS * 2, now);
-    } catch (error) {
-      if (now.getTime() - this.lastFailureLoggedAt >= STORE_FAILURE_LOG_INTERVAL_MS) {
-        this.lastFailureLoggedAt = now.getTime();
-        this.log.warn({ err: error, store: this.store.kind }, 'rate-limit store unavailable; letting requests through');
-      }
-      return { allowed: true };
-    }
+    const key = `${bucket}:${windowStart}`;
+    const count = await this.count(key, now);
     if (count <= this.limitPerMinute) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now.getTime()) / 1000)) };
   }
 
   /** Nest calls this when the application closes. */
   async onApplicationShutdown(): Promise<void> {
-    await this.store.close();
+    await Promise.all([this.store.close(), this.fallback.close()]);
+  }
+
+  private async count(key: string, now: Date): Promise<number> {
+    try {
+      // Hits this process counted during an outage in the same window still count once the store is back.
+      const count = (await this.store.hit(key, WINDOW_MS * 2, now)) + this.fallback.peek(key, now);
+      if (this.countingInProcessSince !== null) {
+        this.log.info({ store: this.store.kind, outageMs: now.getTime() - this.countingInProcessSince }, 'rate-limit store answers again; counting there');
+        this.countingInProcessSince = null;
+      }
+      return count;
+    } catch (error) {
+      if (this.countingInProcessSince === null) this.countingInProcessSince = now.getTime();
+      // Logged when the outage starts, and at most once a minute while it lasts.
+      if (now.getTime() - this.lastFailureLoggedAt >= STORE_FAILURE_LOG_INTERVAL_MS) {
+        this.lastFailureLoggedAt = now.getTime();
+        this.log.warn({ err: error, store: this.store.kind }, 'rate-limit store unavailable; counting in this process until it answers');
+      }
+      return this.fallback.hit(key, WINDOW_MS * 2, now);
+    }
   }
 }
 
@@ -71,6 +86,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     entry.count += 1;
     return entry.count;
+  }
+
+  /** The count so far, without adding a hit. */
+  peek(key: string, now: Date): number {
+    const entry = this.counts.get(key);
+    return entry && entry.expiresAt > now.getTime() ? entry.count : 0;
   }
 
   async close(): Promise<void> {
