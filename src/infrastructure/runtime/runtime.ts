@@ -70,7 +70,7 @@ export async function startRuntime(config: AppConfig, log: Logger, options: Runt
   const base = { config, log, clock, database, eventStore, watch, readYourWrites };
   const definitions = options.jobs?.(base) ?? [];
   const onJobError = (name: string, error: unknown) => log.error({ err: error, job: name }, 'job failed');
-  const jobs = config.redisUrl ? await BullMqJobRunner.start(config.redisUrl, definitions, onJobError) : new InProcessJobRunner(definitions, clock, onJobError);
+  const jobs = config.redisUrl ? BullMqJobRunner.start(config.redisUrl, definitions, { onError: onJobError, log }) : new InProcessJobRunner(definitions, clock, onJobError);
   let closing: Promise<void> | null = null;
   return {
     ...base,
