@@ -55,6 +55,11 @@ describe('HTTP conventions', () => {
 
   it('reports health only when its dependencies answer', async () => {
     const response = await request(t.server).get('/health').expect(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { database: 'up', eventStore: 'up', redis: 'not configured' } });
+    const ok = { status: 'ok', parked: 0 };
+    expect(response.body).toEqual({
+      status: 'ok',
+      checks: { database: 'up', eventStore: 'up', redis: 'not configured' },
+      projections: { accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok },
+    });
   });
 });
