@@ -34,10 +34,16 @@ describe('two service instances on one database', () => {
     expect(await second.runtime.watch.waitFor(head, 10_000)).toBe(true);
     for (const projection of PROJECTIONS) {
       const stored = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = ANY(${[...projection.eventTypes]}::text[])`.execute(db);
-      const checkpoint = await db.selectFrom('projection_checkpoints').select('events_applied').where('name', '=', projection.name).executeTakeFirstOrThrow();
-      expect([projection.name, checkpoint.events_applied]).toEqual([projection.name, stored.rows[0].count]);
+      const checkpoint = await db
+        .selectFrom('projection_versions')
+        .select('events_applied')
+        .where('name', '=', projection.name)
+        .where('version', '=', projection.version)
+        .executeTakeFirstOrThrow();
+      expect([projection.name, Number(checkpoint.events_applied)]).toEqual([projection.name, stored.rows[0].count]);
     }
     const activity = await sql<{ count: number }>`SELECT count(*)::int AS count FROM transaction_activity`.execute(db);
     expect(activity.rows[0].count).toBe(10);
+    expect(await db.selectFrom('parked_events').selectAll().execute()).toEqual([]);
   });
 });
