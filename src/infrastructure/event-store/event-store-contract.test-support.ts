@@ -21,15 +21,15 @@ const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
   ...overrides,
 });
 
-const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
-const stream = () => `test-${randomUUID()}`;
+export const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
+export const stream = (): string => `test-${randomUUID()}`;
 
 /**
  * Drains a subscription into a list in the background, so no pending read is ever abandoned. Only
  * the test's own streams are kept: on a server shared with other suites, a subscription started
  * from the head position may first deliver older events that only just became visible.
  */
-function collect(subscription: EventSubscription, streamIds: readonly string[]) {
+export function collect(subscription: EventSubscription, streamIds: readonly string[]) {
   const wanted = new Set(streamIds);
   const received: RecordedEvent[] = [];
   let failure: unknown = null;

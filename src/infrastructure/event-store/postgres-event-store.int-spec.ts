@@ -1,38 +1,232 @@
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import type { RecordedEvent } from '../../core/events.js';
 import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { eventStoreContract } from './event-store-contract.test-support.js';
+import type { EventSubscription, NewEvent } from './event-store.port.js';
+import { event, eventStoreContract, stream } from './event-store-contract.test-support.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
+/** On connections of its own with a 1 s statement_timeout: it stops waiting behind a transaction after 2 s. */
+let bounded: PostgresEventStore;
 
 beforeAll(async () => {
   ({ database, connection } = await createMigratedDatabase());
   store = new PostgresEventStore(connection.pool);
+  bounded = PostgresEventStore.open(database.url, { statementTimeoutMs: 1000, oldTransactionBoundMs: 2000 });
 });
 
 afterAll(async () => {
   await store.close();
+  await bounded.close();
   await connection.close();
   await database.drop();
 });
 
-eventStoreContract('PostgreSQL', () => ({
-  store,
-  async openAppend(streamId, events) {
-    const client = await connection.pool.connect();
-    await client.query('BEGIN');
-    const { text, values } = appendStatement(streamId, events, 'no_stream');
-    await client.query(text, values);
-    return {
-      async commit() {
-        await client.query('COMMIT');
-        client.release();
-      },
+async function openAppend(streamId: string, events: readonly NewEvent[]) {
+  const client = await connection.pool.connect();
+  await client.query('BEGIN');
+  const { text, values } = appendStatement(streamId, events, 'no_stream');
+  await client.query(text, values);
+  return {
+    async commit() {
+      await client.query('COMMIT');
+      client.release();
+    },
+  };
+}
+
+eventStoreContract('PostgreSQL', () => ({ store, openAppend }));
+
+// The same contract with a short bound: an append held open (young) is still never overtaken.
+eventStoreContract('PostgreSQL with a 2 s bound on old transactions', () => ({ store: bounded, openAppend }));
+
+/** Records when each event of the given streams reaches the subscriber. */
+function arrivals(subscription: EventSubscription, streamIds: readonly string[]) {
+  const wanted = new Set(streamIds);
+  const at = new Map<string, number>();
+  void (async () => {
+    for await (const recorded of subscription) if (wanted.has(recorded.streamId)) at.set(recorded.streamId, performance.now());
+  })().catch(() => undefined);
+  return {
+    async of(streamId: string, timeoutMs: number): Promise<number> {
+      const deadline = performance.now() + timeoutMs;
+      while (!at.has(streamId)) {
+        if (performance.now() > deadline) throw new Error(`${streamId} not delivered within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return at.get(streamId) as number;
+    },
+    has: (streamId: string) => at.has(streamId),
+  };
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (values: number[]) => values.map((value) => Math.round(value));
+
+function adminUrl(): string {
+  const url = new URL(database.url);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+/** Backends idle after LISTENing for appends, but those in `others` (other stores' listeners). */
+async function listenerPid(others: readonly number[] = []): Promise<number | null> {
+  const result = await connection.pool.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle' AND query = 'LISTEN ledgerline_events' AND NOT pid = ANY($1::int[])",
+    [others],
+  );
+  return result.rows[0]?.pid ?? null;
+}
+
+async function listenerPids(): Promise<number[]> {
+  const pids: number[] = [];
+  for (let pid = await listenerPid(); pid !== null; pid = await listenerPid(pids)) pids.push(pid);
+  return pids;
+}
+
+describe('PostgreSQL feed liveness', () => {
+  it('reaches a subscriber within one poll while its LISTEN connection is down, and by notification again once it is back', async () => {
+    // The subscriber's store listens again only 3 s after losing its connection; appends come from
+    // another store (another instance), so only a NOTIFY or the poll can tell the subscriber.
+    await store.waitForAppend(0);
+    const others = await listenerPids();
+    const reader = PostgresEventStore.open(database.url, { listen: { retryInitialMs: 3000 } });
+    const subscription = reader.subscribeToAll({ after: await reader.headPosition() });
+    const streams = Array.from({ length: 18 }, stream);
+    const feed = arrivals(subscription, streams);
+    const deliver = async (streamId: string) => {
+      const sent = performance.now();
+      await store.appendToStream(streamId, [event('Ping')], 'no_stream');
+      return (await feed.of(streamId, 5000)) - sent;
     };
-  },
-}));
+    try {
+      const pid = await (async () => {
+        for (;;) {
+          const found = await listenerPid(others);
+          if (found) return found;
+          await delay(20);
+        }
+      })();
+      const listening: number[] = [];
+      for (const streamId of streams.slice(0, 6)) {
+        listening.push(await deliver(streamId));
+        await delay(37);
+      }
+
+      await connection.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await delay(50);
+      const down: number[] = [];
+      for (const streamId of streams.slice(6, 12)) {
+        down.push(await deliver(streamId));
+        await delay(53);
+      }
+      expect(await listenerPid(others)).toBeNull();
+
+      while (!(await listenerPid(others))) await delay(50);
+      const back: number[] = [];
+      for (const streamId of streams.slice(12)) {
+        back.push(await deliver(streamId));
+        await delay(37);
+      }
+      console.info(
+        `append → subscriber in another store, ms: listening ${round(listening)}; LISTEN down ${round(down)} (poll every 250 ms); listening again ${round(back)}`,
+      );
+      expect(Math.max(...down)).toBeLessThan(250 + 150);
+      expect(median(back)).toBeLessThan(100);
+    } finally {
+      await subscription.close();
+      await reader.close();
+    }
+  });
+
+  it('waits behind a foreign open transaction only for the bound, then delivers what was appended after it', async () => {
+    // Another database of the same server: transaction ids are cluster-wide.
+    const foreign = new pg.Client({ connectionString: adminUrl() });
+    await foreign.connect();
+    const observed: string[] = [];
+    const watched = PostgresEventStore.open(database.url, { statementTimeoutMs: 1000, oldTransactionBoundMs: 2000, onOldTransaction: (xid) => observed.push(xid) });
+    const subscription = watched.subscribeToAll({ after: await watched.headPosition() });
+    const [first, second] = [stream(), stream()];
+    const feed = arrivals(subscription, [first, second]);
+    try {
+      await foreign.query('BEGIN');
+      const { rows } = await foreign.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+      const sent = performance.now();
+      await watched.appendToStream(first, [event('AfterForeign')], 'no_stream');
+      await delay(1200);
+      expect(feed.has(first)).toBe(false);
+      const stall = (await feed.of(first, 6000)) - sent;
+      console.info(`feed held back by a foreign open transaction for ${Math.round(stall)} ms (bound 2000 ms, poll 250 ms)`);
+      expect(stall).toBeGreaterThan(1500);
+      expect(stall).toBeLessThan(2000 + 2000);
+      expect(observed).toContain(rows[0].xid);
+      // Once passed over, the transaction holds nothing up: the next append arrives at once.
+      const sentAgain = performance.now();
+      await watched.appendToStream(second, [event('StillOpen')], 'no_stream');
+      expect((await feed.of(second, 2000)) - sentAgain).toBeLessThan(500);
+    } finally {
+      await foreign.query('ROLLBACK').catch(() => undefined);
+      await foreign.end();
+      await subscription.close();
+      await watched.close();
+    }
+  });
+
+  it('reports events that a transaction it stopped waiting for wrote after all (a writer that broke the rule)', async () => {
+    const passedOver: [string, number][] = [];
+    const watched = PostgresEventStore.open(database.url, { statementTimeoutMs: 1000, oldTransactionBoundMs: 2000, onEventsPassedOver: (xid, count) => passedOver.push([xid, count]) });
+    const subscription = watched.subscribeToAll({ after: await watched.headPosition() });
+    const [late, after] = [stream(), stream()];
+    const feed = arrivals(subscription, [late, after]);
+    const rogue = new pg.Client({ connectionString: database.url });
+    await rogue.connect();
+    try {
+      await rogue.query('BEGIN');
+      const { rows } = await rogue.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+      await watched.appendToStream(after, [event('After')], 'no_stream');
+      await feed.of(after, 6000);
+      const { text, values } = appendStatement(late, [event('Late')], 'no_stream');
+      await rogue.query(text, values);
+      await rogue.query('COMMIT');
+      const deadline = Date.now() + 3000;
+      while (passedOver.length === 0 && Date.now() < deadline) await delay(50);
+      expect(passedOver).toEqual([[rows[0].xid, 1]]);
+      expect(feed.has(late)).toBe(false);
+    } finally {
+      await rogue.end();
+      await subscription.close();
+      await watched.close();
+    }
+  });
+
+  it('without a statement timeout on its connections, never stops waiting behind a running transaction', async () => {
+    const unbounded = PostgresEventStore.open(database.url, { statementTimeoutMs: 0, oldTransactionBoundMs: 100 });
+    const foreign = new pg.Client({ connectionString: adminUrl() });
+    await foreign.connect();
+    try {
+      const before = await unbounded.headPosition();
+      await foreign.query('BEGIN');
+      await foreign.query('SELECT pg_current_xact_id()');
+      const id = stream();
+      await unbounded.appendToStream(id, [event('Held')], 'no_stream');
+      const seen: RecordedEvent[] = [];
+      for (let read = 0; read < 6; read += 1) {
+        seen.push(...(await unbounded.readAll({ after: before, maxCount: 1000 })).filter((e) => e.streamId === id));
+        await delay(100);
+      }
+      expect(seen).toEqual([]);
+    } finally {
+      await foreign.query('ROLLBACK').catch(() => undefined);
+      await foreign.end();
+      await unbounded.close();
+    }
+  });
+});
 
 describe('PostgreSQL events table', () => {
   it('refuses to change or delete a stored event', async () => {

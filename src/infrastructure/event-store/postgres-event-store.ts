@@ -9,8 +9,10 @@ import {
   WrongExpectedRevisionError,
 } from '../../core/events.js';
 import type { AppendResult, EventStore, EventSubscription, NewEvent, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
-import { AppendSignal } from './append-signal.js';
+import { connectDatabase } from '../database/database.js';
+import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
 import { pollingSubscription } from './polling-subscription.js';
+import { FeedHorizon, type FeedHorizonOptions, HORIZON, VISIBLE } from './feed-horizon.js';
 
 interface EventRow {
   event_id: string;
@@ -23,7 +25,21 @@ interface EventRow {
   metadata: EventMetadata;
 }
 
+/** A read's rows come with the snapshot it was read under (on the first row, or a row of nulls when none). */
+type SnapshotRow<Row> = { [Column in keyof Row]: Row[Column] | null } & { snapshot: string | null };
+
+export interface PostgresEventStoreOptions extends FeedHorizonOptions {
+  readonly listen?: AppendSignalOptions;
+}
+
+export interface OwnPoolOptions extends PostgresEventStoreOptions {
+  /** `statement_timeout` of the store's own connections, which bounds every append (default 5 s). */
+  readonly statementTimeoutMs?: number;
+  readonly max?: number;
+}
+
 const APPEND_CHANNEL = 'ledgerline_events';
+export const EVENT_STORE_STATEMENT_TIMEOUT_MS = 5_000;
 
 /**
  * The xid8 is read as text under another name: aliased `transaction_id`, an `ORDER BY
@@ -32,18 +48,33 @@ const APPEND_CHANNEL = 'ledgerline_events';
 const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata';
 
 /**
- * Only transactions older than every still-running one are visible to `$all` readers, so an
- * append that commits late can never be overtaken: see docs/decisions/0001-event-store-ordering.md.
+ * The event store on PostgreSQL (decision 0001). `$all` readers wait behind a running transaction
+ * for at most twice the `statement_timeout` of the store's connections (decision 0008): 10 s on
+ * the connections of its own that `open` gives it (5 s timeout), 60 s on a pool with the default 30 s.
  */
-const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
-
 export class PostgresEventStore implements EventStore {
   private readonly appendSignal: AppendSignal;
+  private readonly horizon: FeedHorizon;
   private notifying = false;
   private notifyAgain = false;
 
-  constructor(private readonly pool: pg.Pool) {
-    this.appendSignal = new AppendSignal(pool, APPEND_CHANNEL);
+  /** A store on connections of its own, whose short `statement_timeout` bounds every append; `close()` ends them. */
+  static open(url: string, options: OwnPoolOptions = {}): PostgresEventStore {
+    const connection = connectDatabase(url, {
+      max: options.max ?? 10,
+      applicationName: 'ledgerline-events',
+      statementTimeoutMs: options.statementTimeoutMs ?? EVENT_STORE_STATEMENT_TIMEOUT_MS,
+    });
+    return new PostgresEventStore(connection.pool, options, () => connection.close());
+  }
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions = {},
+    private readonly closePool: () => Promise<void> = async () => undefined,
+  ) {
+    this.appendSignal = new AppendSignal(pool, APPEND_CHANNEL, undefined, options.listen);
+    this.horizon = new FeedHorizon(pool, options);
   }
 
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -74,19 +105,25 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll({ after = START_POSITION, maxCount, eventTypes }: ReadAllOptions): Promise<RecordedEvent[]> {
-    const typeFilter = eventTypes ? 'AND type = ANY($4::text[])' : '';
-    const values: unknown[] = [after.commit.toString(), after.prepare.toString(), maxCount];
+    const typeFilter = eventTypes ? 'AND type = ANY($5::text[])' : '';
+    const values: unknown[] = [await this.horizon.oldTransactions(), after.commit.toString(), after.prepare.toString(), maxCount];
     if (eventTypes) values.push(eventTypes);
     // Deliberately not a prepared statement: a generic plan cannot see the position and, on a large
     // log, sorts the whole table instead of walking the (transaction_id, global_position) index.
-    const result = await this.pool.query<EventRow>({
-      text: `SELECT ${COLUMNS} FROM events
-        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} ${typeFilter}
-        ORDER BY transaction_id, global_position
-        LIMIT $3`,
+    const result = await this.pool.query<SnapshotRow<EventRow & { n: string }>>({
+      text: `WITH ${HORIZON}
+        SELECT CASE WHEN coalesce(page.n, 1) = 1 THEN snapshot.s::text END AS snapshot, page.*
+          FROM snapshot LEFT JOIN LATERAL (
+            SELECT ordered.*, row_number() OVER () AS n FROM (
+              SELECT ${COLUMNS} FROM events
+               WHERE (transaction_id, global_position) > ($2::text::xid8, $3::bigint) AND ${VISIBLE} ${typeFilter}
+               ORDER BY transaction_id, global_position
+               LIMIT $4) ordered) page ON true
+         ORDER BY page.n`,
       values,
     });
-    return result.rows.map(toRecordedEvent);
+    this.horizon.observe(result.rows[0]?.snapshot);
+    return result.rows.filter((row) => row.event_id !== null).map((row) => toRecordedEvent(row as EventRow));
   }
 
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
@@ -122,17 +159,23 @@ export class PostgresEventStore implements EventStore {
       });
   }
 
+  /** One backward step on the (transaction_id, global_position) index below the horizon. */
   async headPosition(): Promise<GlobalPosition> {
-    const result = await this.pool.query<{ commit_position: string; global_position: string }>(
-      `SELECT transaction_id::text AS commit_position, global_position FROM events WHERE ${VISIBLE}
-        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-    );
+    const result = await this.pool.query<SnapshotRow<{ commit_position: string; global_position: string }>>({
+      text: `WITH ${HORIZON}
+        SELECT snapshot.s::text AS snapshot, head.* FROM snapshot LEFT JOIN LATERAL (
+          SELECT transaction_id::text AS commit_position, global_position FROM events WHERE ${VISIBLE}
+           ORDER BY transaction_id DESC, global_position DESC LIMIT 1) head ON true`,
+      values: [await this.horizon.oldTransactions()],
+    });
+    this.horizon.observe(result.rows[0]?.snapshot);
     const row = result.rows[0];
-    return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) } : START_POSITION;
+    return row?.commit_position && row.global_position ? { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) } : START_POSITION;
   }
 
   async close(): Promise<void> {
     await this.appendSignal.close();
+    await this.closePool();
   }
 
   private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {

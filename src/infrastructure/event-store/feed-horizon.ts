@@ -1,0 +1,109 @@
+import { performance } from 'node:perf_hooks';
+import type pg from 'pg';
+
+export interface FeedHorizonOptions {
+  /**
+   * How long `$all` readers wait behind a transaction that is still running (default 10 s). It is
+   * raised to twice the `statement_timeout` of the store's connections, and dropped when that is 0
+   * (readers then wait as long as it takes): see docs/decisions/0008-feed-behind-an-old-transaction.md.
+   */
+  readonly oldTransactionBoundMs?: number;
+  /** Told once per transaction the feed stopped waiting for (its xid, how long it had run). */
+  readonly onOldTransaction?: (xid: string, runningForMs: number) => void;
+  /**
+   * Told when such a transaction, once ended, turns out to have written events after all (which
+   * only a writer other than `appendToStream` can do): readers already past it never saw them.
+   */
+  readonly onEventsPassedOver?: (xid: string, count: number) => void;
+}
+
+export const DEFAULT_OLD_TRANSACTION_BOUND_MS = 10_000;
+
+/**
+ * Only transactions older than every still-running one are visible to `$all` readers, so an
+ * append that commits late can never be overtaken (docs/decisions/0001-event-store-ordering.md)
+ * — except running transactions older than the bound (`$1`, their xids), which cannot be appends
+ * (decision 0008). The snapshot is the statement's own, so the rows and the horizon agree; it is
+ * returned with the rows so the store learns which transactions are running.
+ */
+export const HORIZON = `snapshot AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+  horizon AS MATERIALIZED (
+    SELECT coalesce((SELECT min(x) FROM pg_snapshot_xip(s) x WHERE x <> ALL ($1::xid8[])), pg_snapshot_xmax(s)) AS h FROM snapshot)`;
+export const VISIBLE = 'transaction_id < (SELECT h FROM horizon)';
+
+/**
+ * Remembers when each transaction PostgreSQL reported as running (`pg_snapshot_xip`) was first
+ * seen, and names those running longer than the bound, which readers stop waiting for.
+ *
+ * Every mistake this memory can make errs towards waiting longer: a transaction is only "old"
+ * once this process has itself seen it running for the whole bound, and a snapshot that arrives
+ * out of order at worst restarts a transaction's clock.
+ */
+export class FeedHorizon {
+  private readonly firstSeen = new Map<string, number>();
+  private readonly passedOver = new Set<string>();
+  private bound: Promise<number> | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: FeedHorizonOptions = {},
+  ) {}
+
+  /** The `$1` of `HORIZON`: running transactions seen for longer than the bound. */
+  async oldTransactions(now = performance.now()): Promise<string[]> {
+    this.bound ??= this.effectiveBound().catch((error: unknown) => {
+      this.bound = null;
+      throw error;
+    });
+    const boundMs = await this.bound;
+    if (!Number.isFinite(boundMs)) return [];
+    const old: string[] = [];
+    for (const [xid, seen] of this.firstSeen) {
+      if (now - seen <= boundMs) continue;
+      old.push(xid);
+      if (!this.passedOver.has(xid)) {
+        this.passedOver.add(xid);
+        this.options.onOldTransaction?.(xid, Math.round(now - seen));
+      }
+    }
+    return old;
+  }
+
+  /** Takes in the snapshot a read returned (`xmin:xmax:xip,…`) and forgets the transactions it no longer lists. */
+  observe(snapshot: string | null | undefined, now = performance.now()): void {
+    if (!snapshot) return;
+    const list = snapshot.split(':')[2] ?? '';
+    const running = new Set(list === '' ? [] : list.split(','));
+    for (const xid of running) if (!this.firstSeen.has(xid)) this.firstSeen.set(xid, now);
+    for (const xid of this.firstSeen.keys()) {
+      if (running.has(xid)) continue;
+      this.firstSeen.delete(xid);
+      if (this.passedOver.delete(xid)) void this.checkPassedOver(xid);
+    }
+  }
+
+  /**
+   * The configured bound, raised to twice the connections' `statement_timeout` (read once): an
+   * append is one autocommit statement, so it cannot run longer than that, and the other half is
+   * left for its commit. Without a statement timeout there is no bound.
+   */
+  private async effectiveBound(): Promise<number> {
+    const result = await this.pool.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'");
+    const statementTimeoutMs = Number(result.rows[0]?.setting ?? 0);
+    if (statementTimeoutMs <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(this.options.oldTransactionBoundMs ?? DEFAULT_OLD_TRANSACTION_BOUND_MS, 2 * statementTimeoutMs);
+  }
+
+  /** Makes a broken assumption loud instead of silent: did a transaction readers stopped waiting for write events? */
+  private async checkPassedOver(xid: string): Promise<void> {
+    const { onEventsPassedOver } = this.options;
+    if (!onEventsPassedOver) return;
+    try {
+      const result = await this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM events WHERE transaction_id = $1::xid8', [xid]);
+      const count = result.rows[0]?.count ?? 0;
+      if (count > 0) onEventsPassedOver(xid, count);
+    } catch {
+      // Best effort: a failed check is not repeated, and reading the feed goes on.
+    }
+  }
+}
