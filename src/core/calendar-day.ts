@@ -54,3 +54,23 @@ export function formatIsoDate(dayNumber: DayNumber): string {
   const { year, month, day } = civilFromDay(dayNumber);
   return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
 }
+
+/**
+ * The calendar days the service accepts from clients. PostgreSQL would take far more (4713 BC to
+ * 5874897 AD), but no personal-finance record predates 1900 or outlives 2199, and a bounded range
+ * keeps every stored day inside what each read model, job and day-number loop handles.
+ */
+export const FIRST_ACCEPTED_DATE = '1900-01-01';
+export const LAST_ACCEPTED_DATE = '2199-12-31';
+
+/** A real `YYYY-MM-DD` day within FIRST_ACCEPTED_DATE..LAST_ACCEPTED_DATE (2025-02-30 is not one). */
+export function isAcceptedIsoDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !ISO_DATE.test(value)) return false;
+  try {
+    parseIsoDate(value);
+  } catch {
+    return false;
+  }
+  // Fixed-width YYYY-MM-DD text sorts like the days it names.
+  return value >= FIRST_ACCEPTED_DATE && value <= LAST_ACCEPTED_DATE;
+}

@@ -3,11 +3,20 @@
  * docs/decisions/0002-money-representation.md). These helpers are the only conversions.
  */
 const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
+const FOUR_DECIMAL_TEXT = /^-?\d+(\.\d{1,4})?$/;
+
+/**
+ * Amounts from clients stay below 10^13 in magnitude: numeric(19,4) holds 10^15, and the headroom
+ * keeps derived figures (available credit = limit + balance) inside the column too.
+ */
+export const MONEY_MAGNITUDE_LIMIT = 1e13;
 
 /** A JSON number with at most 4 decimals as its exact decimal string ("-12.5" stays "-12.5"). */
 export function toDecimalString(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`Not a finite amount: ${value}`);
-  const text = Number.isInteger(value) ? value.toFixed(0) : fourDecimalText(value);
+  // The shortest text that reads back as the same double: what the client wrote, when it validated.
+  const shortest = String(value);
+  const text = FOUR_DECIMAL_TEXT.test(shortest) ? shortest : value.toFixed(4);
   return normaliseDecimal(text);
 }
 
@@ -20,14 +29,18 @@ export function toAmountNumber(decimal: string | null): number | null {
   return decimal === null ? null : Number(decimal);
 }
 
+/**
+ * True when the number, written as the shortest decimal that reads back as the same double (what
+ * JSON.stringify sends), has at most 4 decimals. Exact: 0.30000000000000004 (0.1 + 0.2) and 1e-7
+ * are refused rather than silently rounded; Infinity and NaN are refused.
+ */
 export function hasAtMostFourDecimals(value: number): boolean {
-  if (!Number.isFinite(value)) return false;
-  return Math.abs(value * 10_000 - Math.round(value * 10_000)) < 1e-6;
+  return Number.isFinite(value) && FOUR_DECIMAL_TEXT.test(String(value));
 }
 
-/** Callers validated at most 4 decimals, so toFixed(4) only strips binary noise such as 0.30000000000000004. */
-function fourDecimalText(value: number): string {
-  return value.toFixed(4);
+/** A client amount the service stores exactly: finite, at most 4 decimals, |value| < 10^13. */
+export function isMoneyAmount(value: unknown): value is number {
+  return typeof value === 'number' && hasAtMostFourDecimals(value) && Math.abs(value) < MONEY_MAGNITUDE_LIMIT;
 }
 
 function normaliseDecimal(text: string): string {
