@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
+import { carriesJsonBody, MAX_BODY_BYTES, refuseDeepJson } from './infrastructure/http/request-body-limits.js';
 import { requestContext } from './infrastructure/http/request-context.middleware.js';
 import { PinoNestLogger } from './infrastructure/logging/logger.js';
 import { buildOpenApiDocument } from './infrastructure/openapi/openapi-document.js';
@@ -18,7 +19,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   });
   app.disable('x-powered-by');
   app.use(requestContext(runtime.log));
-  app.useBodyParser('json', { limit: '1mb', strict: false });
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false, type: carriesJsonBody });
+  app.use(refuseDeepJson);
   // Browser sign-in lives on the service origin outside the versioned API (the spec's {auth_url}/api/auth).
   app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}'] });
   const document = buildOpenApiDocument(app, runtime.config.publicUrl);

@@ -3,6 +3,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import { DomainRuleError, NotFoundError, ValidationFailedError } from '../../core/errors.js';
 import { createLogger } from '../logging/logger.js';
 import { HttpErrorFilter } from './http-error.filter.js';
+import { BodyTooDeepError } from './request-body-limits.js';
 
 function capture() {
   const lines: string[] = [];
@@ -51,6 +52,22 @@ describe('HTTP error filter', () => {
     expect(respond(filter, new ValidationFailedError([{ code: 'too_big', message: 'm', path: ['tagIds', 2] }]))).toEqual({
       status: 422,
       body: { success: false, error: { name: 'ValidationError', issues: [{ code: 'too_big', message: 'm', path: ['tagIds', 2] }] } },
+    });
+  });
+
+  it('answers what the edge refuses before any controller runs with flat 4xx bodies', () => {
+    const { log } = capture();
+    const filter = new HttpErrorFilter(log);
+    expect(respond(filter, new BodyTooDeepError())).toEqual({ status: 400, body: { code: 'BAD_REQUEST', error: expect.stringContaining('32') } });
+    expect(respond(filter, Object.assign(new Error('too big'), { type: 'entity.too.large', status: 413, expose: true }))).toEqual({
+      status: 413,
+      body: { code: 'PAYLOAD_TOO_LARGE', error: 'The request body is larger than 1 MB.' },
+    });
+    const undecodable = Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400 });
+    expect(respond(filter, undecodable)).toEqual({ status: 404, body: { code: 'NOT_FOUND', error: expect.any(String) } });
+    expect(respond(filter, Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400, expose: true }))).toEqual({
+      status: 400,
+      body: { code: 'BAD_REQUEST', error: 'The request could not be read.' },
     });
   });
 });

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainRuleError, NotFoundError, ValidationFailedError, WriteNotVisibleError } from '../../core/errors.js';
 import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from './error-bodies.js';
+import { BodyTooDeepError, MAX_BODY_TEXT } from './request-body-limits.js';
 
 export class UnauthorizedError extends Error {}
 export class ForbiddenError extends Error {}
@@ -43,12 +44,21 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (error instanceof RateLimitedError) {
       return { status: 429, body: nestedError('RATE_LIMITED', error.message), headers: { 'Retry-After': String(error.retryAfterSeconds) } };
     }
+    if (error instanceof BodyTooDeepError) return { status: 400, body: flatError('BAD_REQUEST', error.message) };
     // Express's body parser errors arrive as they are, or wrapped by Nest as the cause of a 400.
-    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string };
+    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string; status?: unknown; expose?: unknown; message?: string };
     if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };
-    if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB.') };
+    if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_TEXT}.`) };
     if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
       return { status: 415, body: flatError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON encoded as UTF-8.') };
+    }
+    // Express's router could not percent-decode a path segment: such a path names nothing.
+    if (parserError.status === 400 && parserError.message?.startsWith('Failed to decode param')) {
+      return { status: 404, body: flatError('NOT_FOUND', 'Nothing is found at a path that is not valid percent-encoded UTF-8.') };
+    }
+    // Any other refusal of the request by Express or the body parser (aborted, wrong length, ...).
+    if (parserError.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return { status: parserError.status, body: flatError(codeForStatus(parserError.status), 'The request could not be read.') };
     }
     if (error instanceof HttpException) {
       const status = error.getStatus();

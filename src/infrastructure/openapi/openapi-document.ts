@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { documentInputErrors } from '../http/openapi-errors.js';
 import { SESSION_COOKIE } from '../../modules/identity/http/session-cookie.js';
 
 export const API_VERSION = '0.1.0';
@@ -24,7 +25,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return toOpenApi31(acceptSessionWhereKeysAre(document));
+  return toOpenApi31(documentInputErrors(acceptSessionWhereKeysAre(document)));
 }
 
 /**

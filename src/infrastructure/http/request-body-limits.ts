@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/** No request body of this API nests deeper than 3; 32 leaves room and still bounds every walk. */
+export const MAX_JSON_DEPTH = 32;
+
+/** The largest request body read (the longest field, `notes`, is 100,000 characters). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_TEXT = '1 MB';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Which requests the JSON parser reads: `application/json` bodies of the methods that take one.
+ * A body sent with GET or DELETE is left unread (no operation reads it), so it cannot fail them.
+ */
+export function carriesJsonBody(request: { method?: string; headers: Record<string, string | string[] | undefined> }): boolean {
+  const contentType = request.headers['content-type'];
+  const mediaType = (typeof contentType === 'string' ? contentType : '').split(';')[0].trim().toLowerCase();
+  return METHODS_WITH_BODY.has(request.method ?? '') && mediaType === 'application/json';
+}
+
+/** A JSON body nested deeper than MAX_JSON_DEPTH: a 400 BAD_REQUEST before anything walks it. */
+export class BodyTooDeepError extends Error {
+  constructor() {
+    super(`The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+    this.name = 'BodyTooDeepError';
+  }
+}
+
+/**
+ * True when arrays and objects nest more than `limit` levels. Iterative and stops at the first
+ * node past the limit, so 100,000 nested arrays cost no more than 33 and never touch the call stack.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+/** Express middleware after the JSON parser: every parsed body is within MAX_JSON_DEPTH. */
+export function refuseDeepJson(request: Request, _response: Response, next: NextFunction): void {
+  next(nestsDeeperThan(request.body, MAX_JSON_DEPTH) ? new BodyTooDeepError() : undefined);
+}
