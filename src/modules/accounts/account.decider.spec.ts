@@ -9,6 +9,11 @@ const card: ManualAccountCreated = {
 };
 const spec = specification(accountDecider);
 
+const refusedBy = (rule: string, path: string[]) => (error: unknown) => {
+  expect(error).toBeInstanceOf(ValidationFailedError);
+  expect((error as ValidationFailedError).issues).toEqual([{ code: 'custom', message: expect.any(String), path, params: { code: rule } }]);
+};
+
 describe('account decider', () => {
   it('seeds today\'s balance snapshot when a manual account is created', () => {
     spec
@@ -35,9 +40,21 @@ describe('account decider', () => {
     spec.given([brokerage]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([]);
   });
 
-  it('refuses a credit limit on an account that is not a credit card', () => {
+  it('refuses a credit limit on an account that is not a credit card (CREDIT_LIMIT_NOT_ALLOWED)', () => {
     const checking: ManualAccountCreated = { type: 'ManualAccountCreated', data: { ...card.data, type: 'bank', subtype: 'checking', creditLimit: null } };
-    spec.given([checking]).when({ type: 'OverrideCreditLimit', accountId: 'a1', creditLimit: '100' }).thenThrows((error) => expect(error).toBeInstanceOf(ValidationFailedError));
+    spec.given([checking]).when({ type: 'OverrideCreditLimit', accountId: 'a1', creditLimit: '100' }).thenThrows(refusedBy('CREDIT_LIMIT_NOT_ALLOWED', ['creditLimit']));
+    spec.given([checking]).when({ type: 'OverrideCreditLimit', accountId: 'a1', creditLimit: null }).then([]);
+    spec
+      .given([])
+      .when({ type: 'CreateManualAccount', data: { ...checking.data, creditLimit: '100' }, today: '2026-11-22' })
+      .thenThrows(refusedBy('CREDIT_LIMIT_NOT_ALLOWED', ['creditLimit']));
+  });
+
+  it('refuses a subtype outside the vocabulary of its type (INVALID_SUBTYPE)', () => {
+    spec
+      .given([])
+      .when({ type: 'CreateManualAccount', data: { ...card.data, type: 'bank', subtype: 'mortgage', creditLimit: null }, today: '2026-11-22' })
+      .thenThrows(refusedBy('INVALID_SUBTYPE', ['subtype']));
   });
 
   it('deletes idempotently and then knows the account no more', () => {

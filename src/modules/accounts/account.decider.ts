@@ -1,6 +1,7 @@
 import { unhandled } from '../../core/exhaustive.js';
 import type { Decider } from '../../core/decider.js';
-import { DomainRuleError, invalid, NotFoundError } from '../../core/errors.js';
+import { DomainRuleError, NotFoundError } from '../../core/errors.js';
+import { CREDIT_LIMIT_NOT_ALLOWED, INVALID_SUBTYPE, ruleViolated } from '../../core/rule-violation.js';
 import { availableBalance, effectiveCreditLimit } from './account-balances.js';
 import {
   type AccountEvent,
@@ -9,6 +10,7 @@ import {
   evolveAccount,
   initialAccountState,
   type ManualAccountCreated,
+  SUBTYPES_BY_TYPE,
   takesBalanceSnapshots,
 } from './account.js';
 
@@ -23,6 +25,8 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
   switch (command.type) {
     case 'CreateManualAccount': {
       if (state.status !== 'absent') throw new DomainRuleError('ACCOUNT_EXISTS', 'An account with this id already exists.', 409);
+      if (!isSubtypeOf(command.data.type, command.data.subtype)) throw ruleViolated(['subtype'], INVALID_SUBTYPE, subtypeMessage(command.data.type));
+      if (command.data.creditLimit !== null && !canHaveCreditLimit(command.data.type)) throw ruleViolated(['creditLimit'], CREDIT_LIMIT_NOT_ALLOWED, CREDIT_LIMIT_MESSAGE);
       const created: ManualAccountCreated = { type: 'ManualAccountCreated', data: command.data };
       return [created, snapshot(evolveAccount(state, created), command.data.accountId, command.today)];
     }
@@ -36,9 +40,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'OverrideCreditLimit': {
       const open = requireOpen(state);
-      if (open.type !== 'credit_card' && command.creditLimit !== null) {
-        throw invalid(['creditLimit'], 'A credit limit applies only to credit_card accounts.', 'custom');
-      }
+      if (!canHaveCreditLimit(open.type) && command.creditLimit !== null) throw ruleViolated(['creditLimit'], CREDIT_LIMIT_NOT_ALLOWED, CREDIT_LIMIT_MESSAGE);
       if (open.userOverrideCreditLimit === command.creditLimit) return [];
       return [{ type: 'CreditLimitOverridden', data: { accountId: command.accountId, creditLimit: command.creditLimit } }];
     }
@@ -76,3 +78,19 @@ function snapshot(state: AccountState, accountId: string, date: string): Account
 export function isAccountType(value: string): value is AccountType {
   return value === 'bank' || value === 'credit_card' || value === 'investment' || value === 'loan';
 }
+
+/** INVALID_SUBTYPE: a subtype belongs to the vocabulary of its type (see SUBTYPES_BY_TYPE). */
+export function isSubtypeOf(type: AccountType, subtype: string): boolean {
+  return SUBTYPES_BY_TYPE[type].includes(subtype);
+}
+
+export function subtypeMessage(type: AccountType): string {
+  return `subtype must be one of ${SUBTYPES_BY_TYPE[type].join(', ')} for type ${type}`;
+}
+
+/** CREDIT_LIMIT_NOT_ALLOWED: only a credit card has a credit limit. */
+export function canHaveCreditLimit(type: AccountType): boolean {
+  return type === 'credit_card';
+}
+
+export const CREDIT_LIMIT_MESSAGE = 'A credit limit applies only to credit_card accounts.';

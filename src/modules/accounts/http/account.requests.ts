@@ -1,9 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsPositive, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { IsMoneyAmount } from '../../../infrastructure/http/validators.js';
+import { CREDIT_LIMIT_NOT_ALLOWED, INVALID_SUBTYPE } from '../../../core/rule-violation.js';
+import { FollowsRule, IsMoneyAmount } from '../../../infrastructure/http/validators.js';
 import { ACCOUNT_TYPES, type AccountType, SUBTYPES_BY_TYPE } from '../account.js';
+import { canHaveCreditLimit, CREDIT_LIMIT_MESSAGE, isSubtypeOf, subtypeMessage } from '../account.decider.js';
 
 const ALL_SUBTYPES = [...new Set(Object.values(SUBTYPES_BY_TYPE).flat())];
+
+/** The rules below judge the pair only once `type` itself is valid (else its own issue says so). */
+const knownType = (request: Record<string, unknown>): AccountType | undefined =>
+  ACCOUNT_TYPES.includes(request.type as AccountType) ? (request.type as AccountType) : undefined;
 
 export class CreateManualAccountRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Emergency fund' })
@@ -16,7 +23,15 @@ export class CreateManualAccountRequest {
   @IsIn(ACCOUNT_TYPES)
   type!: AccountType;
 
-  @ApiProperty({ enum: ALL_SUBTYPES, description: 'Must belong to the vocabulary of `type` (see the README).', example: 'savings' })
+  @ApiProperty({
+    enum: ALL_SUBTYPES,
+    description: 'Must belong to the vocabulary of `type` (see the README); otherwise a 422 issue with `params.code` `INVALID_SUBTYPE`.',
+    example: 'savings',
+  })
+  @FollowsRule(INVALID_SUBTYPE, (subtype, request) => {
+    const type = knownType(request);
+    return type === undefined || isSubtypeOf(type, subtype as string);
+  }, (request) => (knownType(request) ? subtypeMessage(knownType(request)!) : 'subtype must belong to the vocabulary of type'))
   @IsString()
   subtype!: string;
 
@@ -24,10 +39,20 @@ export class CreateManualAccountRequest {
   @IsMoneyAmount()
   currentBalance!: number;
 
-  @ApiPropertyOptional({ type: 'number', description: 'Greater than 0; only for credit_card accounts.', example: 5000 })
+  @ApiPropertyOptional({
+    type: 'number',
+    nullable: true,
+    description: 'Greater than 0; only for credit_card accounts (else a 422 issue with `params.code` `CREDIT_LIMIT_NOT_ALLOWED`). Omitted or null: none.',
+    example: 5000,
+  })
+  @Transform(({ value }: { value: unknown }) => (value === null ? undefined : value))
   @IsOptional()
-  @IsMoneyAmount()
+  @FollowsRule(CREDIT_LIMIT_NOT_ALLOWED, (_limit, request) => {
+    const type = knownType(request);
+    return type === undefined || canHaveCreditLimit(type);
+  }, () => CREDIT_LIMIT_MESSAGE)
   @IsPositive()
+  @IsMoneyAmount()
   creditLimit?: number;
 
   @ApiPropertyOptional({ pattern: '^[A-Z]{3}$', default: 'USD', example: 'USD' })
@@ -52,8 +77,8 @@ export class CreateManualAccountRequest {
 export class PatchAccountRequest {
   @ApiPropertyOptional({ type: 'number', nullable: true, description: 'Your own credit limit, greater than 0; null clears it; omitted leaves it unchanged.' })
   @ValidateIf((_request, value) => value !== null && value !== undefined)
-  @IsMoneyAmount()
   @IsPositive()
+  @IsMoneyAmount()
   creditLimit?: number | null;
 }
 
