@@ -18,18 +18,36 @@ export function encodeCursor(userId: string, cursor: TransactionCursor): string 
   return Buffer.from(JSON.stringify({ v: 1, u: ownerTag(userId), d: cursor.date, c: cursor.createdAt, i: cursor.id })).toString('base64url');
 }
 
+/**
+ * Every part of a cursor is checked before it reaches SQL: a forged one with a hostile date,
+ * timestamp or id is a 422 like any mangled one, never a database error.
+ */
 export function decodeCursor(userId: string, text: string): TransactionCursor {
-  let parsed: { v?: unknown; u?: unknown; d?: unknown; c?: unknown; i?: unknown };
+  if (!BASE64URL.test(text)) throw mangled();
+  let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
     throw mangled();
   }
-  if (typeof parsed !== 'object' || parsed === null || parsed.v !== 1) throw mangled();
-  if (parsed.u !== ownerTag(userId)) throw invalid(['cursor'], 'cursor was issued to another user', 'invalid_string');
-  const { d: date, c: createdAt, i: id } = parsed;
-  if (!isCalendarDate(date) || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)) || !isUuid(id)) throw mangled();
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw mangled();
+  const { v, u, d: date, c: createdAt, i: id } = parsed as Record<string, unknown>;
+  if (v !== 1 || typeof u !== 'string') throw mangled();
+  if (u !== ownerTag(userId)) throw invalid(['cursor'], 'cursor was issued to another user', 'invalid_string');
+  if (!isCalendarDate(date) || !isIssuedTimestamp(createdAt) || !isUuid(id)) throw mangled();
   return { date, createdAt, id };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A timestamp as encodeCursor writes it (Date#toISOString), naming a real instant in the accepted days. */
+function isIssuedTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = ISO_TIMESTAMP.exec(value);
+  if (match === null || !isCalendarDate(match[1])) return false;
+  const instant = new Date(value);
+  return !Number.isNaN(instant.getTime()) && instant.toISOString() === value;
 }
 
 function ownerTag(userId: string): string {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { IsCalendarDate, IsMoneyAmount } from '../../../infrastructure/http/validators.js';
 import { PAYMENT_CHANNELS, type PaymentChannel } from '../transaction.js';
 
@@ -13,8 +13,8 @@ export class LocationRequest {
   @ApiPropertyOptional({ type: 'string', nullable: true }) @nullable() @IsString() @MaxLength(20) postal_code?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @nullable() @IsString() @MaxLength(100) region?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @nullable() @IsString() @MaxLength(50) store_number?: string | null;
-  @ApiPropertyOptional({ type: 'number', nullable: true, minimum: -90, maximum: 90 }) @nullable() @IsNumber({ allowNaN: false, allowInfinity: false }) lat?: number | null;
-  @ApiPropertyOptional({ type: 'number', nullable: true, minimum: -180, maximum: 180 }) @nullable() @IsNumber({ allowNaN: false, allowInfinity: false }) lon?: number | null;
+  @ApiPropertyOptional({ type: 'number', nullable: true, minimum: -90, maximum: 90 }) @nullable() @Max(90) @Min(-90) @IsNumber({ allowNaN: false, allowInfinity: false }) lat?: number | null;
+  @ApiPropertyOptional({ type: 'number', nullable: true, minimum: -180, maximum: 180 }) @nullable() @Max(180) @Min(-180) @IsNumber({ allowNaN: false, allowInfinity: false }) lon?: number | null;
 }
 
 /** Fields shared by create and edit; on edit every one is optional and `null` restores it. */
@@ -40,7 +40,7 @@ class TransactionFields {
   location?: LocationRequest | null;
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 100, nullable: true, description: 'Tag ids of yours; the whole set.' })
-  @nullable() @IsArray() @ArrayMaxSize(100) @IsUUID('all', { each: true })
+  @nullable() @IsUUID('all', { each: true }) @ArrayMaxSize(100) @IsArray()
   tagIds?: string[] | null;
 }
 
