@@ -44,7 +44,9 @@ export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20
 }
 
 export function createEventStore(config: AppConfig, connection: DatabaseConnection): EventStore {
-  const store = config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new PostgresEventStore(connection.pool);
+  // The PostgreSQL store runs on connections of its own: their short statement_timeout bounds every
+  // append, which lets `$all` readers stop waiting behind an old transaction (decision 0008).
+  const store = config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : PostgresEventStore.open(connection.url);
   return withUpcasting(store, EVENT_SCHEMAS);
 }
 
