@@ -6,6 +6,7 @@ import * as identity from './migrations/0003-identity.js';
 import * as sessions from './migrations/0004-sessions.js';
 import * as projectionVersions from './migrations/0005-projection-versions.js';
 import * as parkedEvents from './migrations/0006-parked-events.js';
+import * as projectionLeases from './migrations/0007-projection-leases.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0004-sessions': sessions,
   '0005-projection-versions': projectionVersions,
   '0006-parked-events': parkedEvents,
+  '0007-projection-leases': projectionLeases,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

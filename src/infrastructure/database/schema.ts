@@ -3,6 +3,7 @@ import type { AccountsTable } from '../../../projections/accounts/accounts.table
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
+import type { ProjectionLeasesTable } from '../projections/projection-lease.js';
 
 export interface ProjectionVersionsTable {
   name: string;
@@ -89,6 +90,7 @@ export interface ParkedEventsTable {
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
+  projection_leases: ProjectionLeasesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;
