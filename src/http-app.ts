@@ -18,6 +18,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
     bodyParser: false,
   });
   app.disable('x-powered-by');
+  // Responses are built per request from read models; a conditional 304 is not part of the contract.
+  app.set('etag', false);
   app.use(requestContext(runtime.log));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false, type: carriesJsonBody });
   app.use(refuseDeepJson);

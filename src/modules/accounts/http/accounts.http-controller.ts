@@ -5,7 +5,6 @@ import { accountsProjection } from '../../../../projections/accounts/accounts.pr
 import { balanceSnapshotsProjection } from '../../../../projections/balance-snapshots/balance-snapshots.projection.js';
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { type Clock, isoDate } from '../../../core/clock.js';
-import { invalid } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
@@ -15,7 +14,6 @@ import { SuccessResponse } from '../../../infrastructure/http/success.response.j
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
-import { SUBTYPES_BY_TYPE } from '../account.js';
 import { ExecuteAccountCommand } from '../account.commands.js';
 import { GetAccount, ListAccounts } from '../account.queries.js';
 import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
@@ -49,10 +47,6 @@ export class AccountsHttpController {
   @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
   @ApiErrors(400, 401, 403, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
-    if (!SUBTYPES_BY_TYPE[body.type].includes(body.subtype)) {
-      throw invalid(['subtype'], `subtype must be one of ${SUBTYPES_BY_TYPE[body.type].join(', ')} for type ${body.type}`, 'invalid_enum_value');
-    }
-    if (body.creditLimit !== undefined && body.type !== 'credit_card') throw invalid(['creditLimit'], 'creditLimit is allowed only when type is credit_card');
     const context = userCommandContext(principal, requestId, this.clock);
     const accountId = newId();
     const data = {
