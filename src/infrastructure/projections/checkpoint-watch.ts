@@ -36,7 +36,8 @@ export class CheckpointWatch {
     projections: readonly WatchedProjection[],
   ) {
     this.versions = new Map(projections.map((projection) => [projection.name, projection.version]));
-    this.signal = new AppendSignal(pool, CHECKPOINT_CHANNEL, (payload) => this.onNotification(payload));
+    // Notifications sent while the LISTEN connection was down are lost: read the checkpoints at once.
+    this.signal = new AppendSignal(pool, CHECKPOINT_CHANNEL, (payload) => this.onNotification(payload), { onRelisten: () => void this.refresh().catch(() => undefined) });
   }
 
   get projectionNames(): string[] {

@@ -43,10 +43,15 @@ export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20
   return { connection, embedded };
 }
 
-export function createEventStore(config: AppConfig, connection: DatabaseConnection): EventStore {
+export function createEventStore(config: AppConfig, connection: DatabaseConnection, log?: Logger): EventStore {
   // The PostgreSQL store runs on connections of its own: their short statement_timeout bounds every
   // append, which lets `$all` readers stop waiting behind an old transaction (decision 0008).
-  const store = config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : PostgresEventStore.open(connection.url);
+  const store = config.eventStoreUrl
+    ? new EventStoreDbEventStore(config.eventStoreUrl)
+    : PostgresEventStore.open(connection.url, {
+        onOldTransaction: (xid, runningForMs) => log?.warn({ xid, runningForMs }, 'a transaction open this long cannot be an append: the event feed no longer waits for it'),
+        onEventsPassedOver: (xid, count) => log?.error({ xid, count }, 'events written outside the event store append were passed over by the feed; rebuild the projections'),
+      });
   return withUpcasting(store, EVENT_SCHEMAS);
 }
 
@@ -61,7 +66,7 @@ export async function startRuntime(config: AppConfig, log: Logger, options: Runt
   const { connection: database, embedded } = await openDatabase(config, log, 30);
   const setups = await migrate(database.db, PROJECTIONS);
   for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
-  const eventStore = createEventStore(config, database);
+  const eventStore = createEventStore(config, database, log);
   const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS);
   await watch.start();
   const runners = PROJECTIONS.map(
