@@ -1,6 +1,8 @@
 import type pg from 'pg';
 
-const CHUNK = 50_000;
+// Each chunk's INSERT must end well inside the feed's old-transaction bound (decision 0008): the
+// service reads while it seeds, and a longer transaction would be passed over.
+const CHUNK = 10_000;
 
 /**
  * Appends `count` TransactionCreated events straight into the event store (one new stream each,
