@@ -4,6 +4,7 @@
 // a locked package names but the lockfile lacks; npm skips them on every other platform.
 // Run after changing dependencies: node scripts/complete-lockfile.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'openbsd', 'netbsd', 'sunos', 'aix'];
 const CPU = ['arm64', 'arm', 'x64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'];
@@ -17,7 +18,7 @@ function platformOf(name) {
   return { os, cpu, libc };
 }
 
-const path = new URL('../package-lock.json', import.meta.url);
+const path = fileURLToPath(new globalThis.URL('../package-lock.json', import.meta.url));
 const lock = JSON.parse(readFileSync(path, 'utf8'));
 let added = 0;
 for (const [key, entry] of Object.entries(lock.packages)) {
