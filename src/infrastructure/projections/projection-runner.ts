@@ -42,6 +42,7 @@ export class ProjectionRunner {
   private stopped = false;
   private running: Promise<void> | null = null;
   private closeCurrent: (() => Promise<void>) | null = null;
+  private wakeFromWait: (() => void) | null = null;
   private readonly relevantTypes: ReadonlySet<string>;
   private caughtUp = false;
   private failures = 0;
@@ -62,6 +63,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakeFromWait?.();
     await this.closeCurrent?.();
     await this.running;
   }
@@ -88,7 +90,7 @@ export class ProjectionRunner {
       } finally {
         await lease?.release();
       }
-      if (!this.stopped) await delay(wait);
+      if (!this.stopped) await this.pause(wait);
     }
   }
 
@@ -104,6 +106,8 @@ export class ProjectionRunner {
     const subscription = this.store.subscribeToAll({ after: checkpoint });
     this.closeCurrent = () => subscription.close();
     try {
+      // stop() may have come while the checkpoint was read, before there was a subscription to close.
+      if (this.stopped) return;
       for await (const batch of batches(subscription, this.options.batchSize ?? BATCH_SIZE)) {
         if (this.stopped) return;
         if (!lease.held()) throw new LeaseLostError(this.projection.name);
@@ -115,6 +119,20 @@ export class ProjectionRunner {
       this.closeCurrent = null;
       await subscription.close();
     }
+  }
+
+  /** Waits between attempts; stop() ends the wait at once. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeFromWait = done;
+    }).finally(() => {
+      this.wakeFromWait = null;
+    });
   }
 
   private async applyBatch(events: readonly RecordedEvent[], from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
