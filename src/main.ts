@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { createHttpApp } from './http-app.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { reportProcessFailures } from './infrastructure/logging/process-failures.js';
 import { startRuntime } from './infrastructure/runtime/runtime.js';
 import { serviceJobs } from './service-jobs.js';
 
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
+  // Before anything starts that could fail in the background: nothing fails silently.
+  reportProcessFailures(log);
   const runtime = await startRuntime(config, log, { jobs: serviceJobs });
   const app = await createHttpApp(runtime);
   await app.listen(config.port, config.host);

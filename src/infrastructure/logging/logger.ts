@@ -1,53 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { type Logger, pino } from 'pino';
 import type { LogLevel } from '../../config/config.js';
-
-/** Field names that hold a secret: credentials, session ids, and every part of an OAuth sign-in. */
-const SECRET_FIELDS = [
-  'authorization',
-  'cookie',
-  'set-cookie',
-  'key',
-  'apiKey',
-  'token',
-  'accessToken',
-  'access_token',
-  'refreshToken',
-  'refresh_token',
-  'idToken',
-  'id_token',
-  'password',
-  'secret',
-  'clientSecret',
-  'client_secret',
-  'session',
-  'sessionId',
-  'sessionToken',
-  'code',
-  'authorizationCode',
-  'state',
-  'codeVerifier',
-  'code_verifier',
-  'verifier',
-];
-
-/**
- * Secrets never reach a log line, wherever they hide: at the top, one level down (`*.token`),
- * in request headers. `code` is redacted only at the top and under `query`, so an error's
- * own `err.code` (ECONNREFUSED, a PostgreSQL code) stays readable.
- */
-export const REDACTED_PATHS = [
-  ...SECRET_FIELDS,
-  ...SECRET_FIELDS.filter((field) => field !== 'code').map((field) => `*.${field}`),
-  'query.code',
-  '*.query.code',
-  '*.query.state',
-  'headers.authorization',
-  'headers.cookie',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-];
+import { redactSecrets } from './redact.js';
 
 const SECRET_QUERY_PARAMETER = /([?&](?:code|state|code_verifier|access_token|refresh_token|id_token|token|client_secret|key)=)[^&#"\\\s]*/gi;
 
@@ -56,17 +10,38 @@ export function scrubSecretQueryParameters(line: string): string {
   return line.replace(SECRET_QUERY_PARAMETER, '$1[redacted]');
 }
 
+/**
+ * Secrets never reach a log line, wherever they hide: secret-named fields at any depth (headers,
+ * nested objects, errors' own fields), and secret query parameters of any URL in the text.
+ */
 export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
       level,
       base: { service: 'ledgerline' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Every line's fields, the base and every child logger's bindings, walked to any depth (see
+      // redact.ts); then whatever URL is left in the text loses its secret query values.
+      formatters: { log: redactSecrets, bindings: redactSecrets },
+      onChild: redactChildBindings,
+      // Errors were already serialized (and walked) by the log formatter.
+      serializers: { err: (value: unknown) => value },
       hooks: { streamWrite: scrubSecretQueryParameters },
     },
     destination as never,
   );
+}
+
+/**
+ * pino applies no formatter to a child's bindings: they are kept pre-serialised (a `,"k":v` JSON
+ * fragment under pino's chindings symbol), so they are walked once here, when the child is made.
+ */
+function redactChildBindings(child: Logger): void {
+  const holder = child as unknown as Record<symbol, string | undefined>;
+  const fragment = holder[pino.symbols.chindingsSym];
+  if (!fragment) return;
+  const walked = JSON.stringify(redactSecrets(JSON.parse(`{${fragment.slice(1)}}`) as Record<string, unknown>));
+  holder[pino.symbols.chindingsSym] = walked === '{}' ? '' : `,${walked.slice(1, -1)}`;
 }
 
 /** Nest's own messages go through the same JSON logger. */
