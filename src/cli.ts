@@ -7,14 +7,14 @@ import { createLogger } from './infrastructure/logging/logger.js';
 import { projectionSchema } from './infrastructure/projections/projection.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './infrastructure/projections/projection-commands.js';
 import { createEventStore, openDatabase } from './infrastructure/runtime/runtime.js';
-import { parseScopes, SCOPES } from './modules/identity/api-key.js';
+import { DEFAULT_API_KEY_SCOPES, parseScopes } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
 
 const USAGE = `Usage: ledgerline <command> [options]
 
 Commands:
   users create --email E [--name N]              create a user (or show the existing one)
-  api-keys create --email E [--scopes read,write] [--name N]
+  api-keys create --email E [--scopes read,write,keys] [--name N]
                                                  issue an API key (creates the user if missing);
                                                  the key is printed alone on the last line
   migrate                                        apply migrations and prepare projections
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     console.error('--email is required and must be an email address.');
     return 2;
   }
-  const scopes = values.scopes === undefined ? [...SCOPES] : parseScopes(values.scopes);
+  const scopes = values.scopes === undefined ? [...DEFAULT_API_KEY_SCOPES] : parseScopes(values.scopes);
 
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);

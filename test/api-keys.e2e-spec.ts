@@ -4,9 +4,13 @@ import { loadConfig } from '../src/config/config.js';
 import { createHttpApp } from '../src/http-app.js';
 import { createLogger } from '../src/infrastructure/logging/logger.js';
 import { type Runtime, startRuntime } from '../src/infrastructure/runtime/runtime.js';
+import type { Scope } from '../src/modules/identity/api-key.js';
+import { openSession } from '../src/modules/identity/session.store.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
+/** A key that may manage keys: `keys` is never given unless asked for. */
+const MANAGER: Scope[] = ['read', 'write', 'keys'];
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -15,7 +19,7 @@ afterAll(() => t.close());
 
 describe('API keys', () => {
   it('are issued once with their secret, then listed without it', async () => {
-    const { key } = await t.newUser();
+    const { key } = await t.newUser(MANAGER);
     const issued = await t.as(key).post('/v1/api-keys', { name: 'Budget spreadsheet' }).expect(201);
     expect(issued.headers['cache-control']).toBe('no-store');
     expect(issued.body).toEqual({
@@ -37,7 +41,7 @@ describe('API keys', () => {
   });
 
   it('record when they were last used, to the minute', async () => {
-    const { key } = await t.newUser();
+    const { key } = await t.newUser(MANAGER);
     const issued = (await t.as(key).post('/v1/api-keys', { name: 'cron' }).expect(201)).body;
     const lastUsedAt = async () => (await t.as(key).get('/v1/api-keys').expect(200)).body.apiKeys.find((entry: { id: string }) => entry.id === issued.id).lastUsedAt;
     expect(await lastUsedAt()).toBeNull();
@@ -47,7 +51,7 @@ describe('API keys', () => {
   });
 
   it('carry the scopes asked for; a read-only key gets 403 on every write operation of the API', async () => {
-    const { key } = await t.newUser();
+    const { key } = await t.newUser(MANAGER);
     const reader = (await t.as(key).post('/v1/api-keys', { name: 'dashboard', scopes: ['read'] }).expect(201)).body;
     expect(reader.scopes).toEqual(['read']);
     await t.as(reader.key).get('/v1/accounts').expect(200);
@@ -68,15 +72,15 @@ describe('API keys', () => {
   });
 
   it('refuse a missing or overlong name and unknown, empty or repeated scopes (422)', async () => {
-    const { key } = await t.newUser();
+    const { key } = await t.newUser(MANAGER);
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'k', scopes: ['admin'] }, { name: 'k', scopes: [] }, { name: 'k', scopes: ['read', 'read'] }, { name: 'k', extra: 1 }]) {
       await t.as(key).post('/v1/api-keys', body).expect(422);
     }
   });
 
   it("answer 404 for another user's key, an unknown or malformed id, and a key already revoked", async () => {
-    const owner = await t.newUser();
-    const other = await t.newUser();
+    const owner = await t.newUser(MANAGER);
+    const other = await t.newUser(MANAGER);
     const ownersKey = (await t.as(owner.key).post('/v1/api-keys', { name: 'mine' }).expect(201)).body;
     const notFound = await t.as(other.key).delete(`/v1/api-keys/${ownersKey.id}`).expect(404);
     expect(notFound.body).toEqual({ code: 'NOT_FOUND', error: 'API key not found' });
@@ -90,7 +94,7 @@ describe('API keys', () => {
   it('stop working at once on every instance when revoked, and leave the list', async () => {
     const second = await startSecondInstance(t.runtime);
     try {
-      const { key } = await t.newUser();
+      const { key } = await t.newUser(MANAGER);
       const doomed = (await t.as(key).post('/v1/api-keys', { name: 'laptop' }).expect(201)).body;
       await request(second.server).get('/v1/accounts').set('Authorization', `Bearer ${doomed.key}`).expect(200);
       expect(await t.as(key).delete(`/v1/api-keys/${doomed.id}`).expect(200).then((response) => response.body)).toEqual({ success: true, message: 'API key revoked' });
@@ -104,8 +108,47 @@ describe('API keys', () => {
     }
   });
 
+  it('are managed only by a session or a key with the keys scope: a plain write key can neither mint, list nor revoke others (403)', async () => {
+    const { userId, key: writer } = await t.newUser(['read', 'write']);
+    const forbidden = { error: { code: 'FORBIDDEN', message: expect.stringContaining('lacks the "keys" scope') } };
+    expect((await t.as(writer).post('/v1/api-keys', { name: 'escalation', scopes: ['read', 'write', 'keys'] }).expect(403)).body).toEqual(forbidden);
+    expect((await t.as(writer).post('/v1/api-keys', { name: 'copy' }).expect(403)).body).toEqual(forbidden);
+    expect((await t.as(writer).get('/v1/api-keys').expect(403)).body).toEqual(forbidden);
+
+    // The user's browser session manages keys; `keys` is given only when asked for.
+    const { token } = await openSession(t.runtime.database.db, userId, new Date());
+    const browser = t.withSession(`pf_session=${token}`);
+    const plain = (await browser.post('/v1/api-keys', { name: 'script' }).expect(201)).body;
+    expect(plain.scopes).toEqual(['read', 'write']);
+    const manager = (await browser.post('/v1/api-keys', { name: 'provisioning', scopes: ['keys', 'write', 'read'] }).expect(201)).body;
+    expect(manager.scopes).toEqual(['read', 'write', 'keys']);
+    expect((await t.as(writer).delete(`/v1/api-keys/${plain.id}`).expect(403)).body).toEqual(forbidden);
+    await t.as(plain.key).get('/v1/accounts').expect(200);
+
+    // A key with the scope manages keys. `keys` adds to read and write (listing is a read, issuing
+    // and revoking are writes), so a key with nothing but `keys` opens nothing.
+    expect((await t.as(manager.key).get('/v1/api-keys').expect(200)).body.apiKeys).toHaveLength(3);
+    const minted = (await t.as(manager.key).post('/v1/api-keys', { name: 'minted', scopes: ['read'] }).expect(201)).body;
+    await t.as(manager.key).delete(`/v1/api-keys/${minted.id}`).expect(200);
+    // It hands out no scope it lacks itself.
+    const writerManager = (await browser.post('/v1/api-keys', { name: 'no read', scopes: ['write', 'keys'] }).expect(201)).body;
+    const escalation = await t.as(writerManager.key).post('/v1/api-keys', { name: 'reader', scopes: ['read'] }).expect(403);
+    expect(escalation.body.error.message).toBe('An API key can only issue keys with scopes it has itself; this one lacks "read".');
+    await t.as(writerManager.key).post('/v1/api-keys', { name: 'writer', scopes: ['write'] }).expect(201);
+    const keysOnly = (await browser.post('/v1/api-keys', { name: 'keys only', scopes: ['keys'] }).expect(201)).body;
+    expect((await t.as(keysOnly.key).get('/v1/api-keys').expect(403)).body.error.message).toBe('This API key lacks the "read" scope.');
+    expect((await t.as(keysOnly.key).post('/v1/api-keys', { name: 'x' }).expect(403)).body.error.message).toBe('This API key lacks the "write" scope.');
+  });
+
+  it('let a key with write revoke itself, even without the keys scope', async () => {
+    const { key: writer } = await t.newUser(['read', 'write']);
+    const [own] = (await t.runtime.database.db.selectFrom('api_keys').select('id').where('prefix', '=', writer.slice(0, 12)).execute()) as Array<{ id: string }>;
+    await t.as(writer).delete(`/v1/api-keys/${own.id}`).expect(200);
+    await t.as(writer).get('/v1/accounts').expect(401);
+  });
+
   it('may revoke the very key that makes the request', async () => {
-    const { key } = await t.newUser();
+    const { key } = await t.newUser(MANAGER);
     const own = (await t.as(key).get('/v1/api-keys').expect(200)).body.apiKeys[0];
     await t.as(key).delete(`/v1/api-keys/${own.id}`).expect(200);
     await t.as(key).get('/v1/api-keys').expect(401);

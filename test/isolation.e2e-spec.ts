@@ -53,8 +53,9 @@ const fill = (route: string, ids: Record<string, string>) => route.replace(/\{(\
 
 describe('isolation between users', () => {
   it("answers 404 to user B for every operation on user A's ids, and leaves A's data as it was", async () => {
-    const a = await t.newUser();
-    const b = await t.newUser();
+    // Keys with every scope (key management included), so every operation is reachable.
+    const a = await t.newUser(['read', 'write', 'keys']);
+    const b = await t.newUser(['read', 'write', 'keys']);
     const ids: Record<string, string> = {};
     for (const [name, create] of Object.entries(FIXTURES)) ids[name] = await create(t.as(a.key));
 

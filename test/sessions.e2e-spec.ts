@@ -17,7 +17,8 @@ const clock = (() => {
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { NODE_ENV: 'production', PUBLIC_URL, ALLOWED_CALLBACK_ORIGINS: APP } });
+  // NODE_ENV says development, but PUBLIC_URL is https: the cookie is Secure all the same.
+  t = await startTestApp({ clock, env: { NODE_ENV: 'development', PUBLIC_URL, ALLOWED_CALLBACK_ORIGINS: APP } });
 });
 afterAll(() => t.close());
 
@@ -65,6 +66,45 @@ describe('sessions', () => {
     clock.set(start + 24 * HOUR + 1000 + 30 * DAY + 30 * DAY);
     await t.withSession(cookie).get('/v1/accounts').expect(401);
     clock.set(start);
+  });
+
+  it('end 90 days after sign-in however active they are: the sliding refresh stops at the cap', async () => {
+    const start = clock.at();
+    const { cookie } = await newSession();
+    // Used every 20 days: each use slides the expiry on, until the cap is nearer than 30 days.
+    for (const day of [20, 40]) {
+      clock.set(start + day * DAY);
+      const used = await t.withSession(cookie).get('/api/auth/session').expect(200);
+      expect(used.body.session.expiresAt).toBe(new Date(start + (day + 30) * DAY).toISOString());
+    }
+    clock.set(start + 65 * DAY);
+    const capped = await t.withSession(cookie).get('/api/auth/session').expect(200);
+    expect(capped.body.session.expiresAt).toBe(new Date(start + 90 * DAY).toISOString());
+    expect(setCookieOf(capped)[0]).toMatch(new RegExp(`^${cookie}; Max-Age=${25 * 24 * 60 * 60};`));
+    clock.set(start + 89 * DAY);
+    const lastDay = await t.withSession(cookie).get('/v1/accounts').expect(200);
+    expect(setCookieOf(lastDay)).toEqual([]);
+    clock.set(start + 90 * DAY);
+    await t.withSession(cookie).get('/v1/accounts').expect(401);
+    clock.set(start);
+  });
+
+  it('follow SESSION_MAX_LIFETIME_DAYS, and drop Secure only for a plain-http localhost PUBLIC_URL', async () => {
+    const local = await startTestApp({ clock, env: { NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:3000', SESSION_MAX_LIFETIME_DAYS: '40' } });
+    try {
+      const start = clock.at();
+      const { userId } = await local.newUser();
+      const { token } = await openSession(local.runtime.database.db, userId, clock.now());
+      clock.set(start + 15 * DAY + 1000);
+      const refreshed = await local.withSession(`pf_session=${token}`).get('/api/auth/session').expect(200);
+      expect(refreshed.body.session.expiresAt).toBe(new Date(start + 40 * DAY).toISOString());
+      expect(setCookieOf(refreshed)[0]).toMatch(new RegExp(`^pf_session=${token}; Max-Age=${25 * 24 * 60 * 60 - 1}; Path=/; Expires=[^;]+; HttpOnly; SameSite=Lax$`));
+      clock.set(start + 40 * DAY);
+      await local.withSession(`pf_session=${token}`).get('/api/auth/session').expect(401);
+      clock.set(start);
+    } finally {
+      await local.close();
+    }
   });
 
   it('give the signed-in user both scopes', async () => {

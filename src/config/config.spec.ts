@@ -15,6 +15,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOWED_CALLBACK_ORIGINS: 'https://ok.example, nope' })).toThrow(/^ALLOWED_CALLBACK_ORIGINS must be a comma-separated list of origins/);
   });
 
+  it('reads the sign-in rate limit per address and the absolute session lifetime, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({ signInRateLimitPerMinute: 30, sessionMaxLifetimeDays: 90 });
+    expect(loadConfig({ SIGN_IN_RATE_LIMIT_PER_MINUTE: '0', SESSION_MAX_LIFETIME_DAYS: '7' })).toMatchObject({ signInRateLimitPerMinute: 0, sessionMaxLifetimeDays: 7 });
+    expect(() => loadConfig({ SESSION_MAX_LIFETIME_DAYS: '0' })).toThrow('SESSION_MAX_LIFETIME_DAYS must be a whole number from 1 to 3650, got "0".');
+    expect(() => loadConfig({ SIGN_IN_RATE_LIMIT_PER_MINUTE: 'many' })).toThrow(/^SIGN_IN_RATE_LIMIT_PER_MINUTE must be a whole number/);
+  });
+
   it('selects the full stack from its URLs', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/ledgerline', REDIS_URL: 'redis://cache:6379', EVENTSTORE_URL: 'esdb://events:2113?tls=false' });
     expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/ledgerline', redisUrl: 'redis://cache:6379', eventStoreUrl: 'esdb://events:2113?tls=false' });

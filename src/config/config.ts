@@ -23,6 +23,10 @@ export interface AppConfig {
   readonly readYourWritesTimeoutMs: number;
   /** Requests per user per minute; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /** Sign-in starts and callbacks per client IP per minute (unauthenticated, so counted by address); 0 turns it off. */
+  readonly signInRateLimitPerMinute: number;
+  /** A session ends this many days after sign-in however active it is (sliding refresh stops there). */
+  readonly sessionMaxLifetimeDays: number;
   /** Sign-in providers from `OAUTH_<NAME>_*`; none configured leaves API keys as the only credential. */
   readonly oauthProviders: readonly OAuthProviderConfig[];
 }
@@ -53,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000),
+    signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
+    sessionMaxLifetimeDays: integer(env, 'SESSION_MAX_LIFETIME_DAYS', 90, 1, 3650),
     oauthProviders,
   };
 }

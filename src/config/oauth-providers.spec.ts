@@ -19,6 +19,7 @@ describe('sign-in providers from the environment', () => {
         userinfoUrl: 'https://api.github.com/user',
         scope: 'read:user user:email',
         profileDialect: 'github',
+        trustEmail: false,
       },
       {
         name: 'google',
@@ -29,6 +30,7 @@ describe('sign-in providers from the environment', () => {
         userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
         scope: 'openid email profile',
         profileDialect: 'oidc',
+        trustEmail: true,
       },
     ]);
   });
@@ -51,6 +53,23 @@ describe('sign-in providers from the environment', () => {
       ['corp_sso', 'openid email', 'oidc'],
       ['keycloak', 'openid email profile', 'oidc'],
     ]);
+  });
+
+  it('trusts a provider for email only when told to (google by default, github and custom providers not)', () => {
+    const custom = (trust?: string) => ({
+      OAUTH_CORP_CLIENT_ID: 'id',
+      OAUTH_CORP_CLIENT_SECRET: 's',
+      OAUTH_CORP_AUTHORIZATION_URL: 'https://sso.example.com/authorize',
+      OAUTH_CORP_TOKEN_URL: 'https://sso.example.com/token',
+      OAUTH_CORP_USERINFO_URL: 'https://sso.example.com/userinfo',
+      ...(trust === undefined ? {} : { OAUTH_CORP_TRUST_EMAIL: trust }),
+    });
+    expect(loadOAuthProviders(custom())[0].trustEmail).toBe(false);
+    expect(loadOAuthProviders(custom('true'))[0].trustEmail).toBe(true);
+    expect(loadOAuthProviders(custom('FALSE'))[0].trustEmail).toBe(false);
+    expect(loadOAuthProviders({ OAUTH_GOOGLE_CLIENT_ID: 'id', OAUTH_GOOGLE_CLIENT_SECRET: 's', OAUTH_GOOGLE_TRUST_EMAIL: 'false' })[0].trustEmail).toBe(false);
+    expect(loadOAuthProviders({ OAUTH_GITHUB_CLIENT_ID: 'id', OAUTH_GITHUB_CLIENT_SECRET: 's', OAUTH_GITHUB_TRUST_EMAIL: 'true' })[0].trustEmail).toBe(true);
+    expect(() => loadOAuthProviders(custom('yes'))).toThrow('OAUTH_CORP_TRUST_EMAIL must be true or false, got "yes".');
   });
 
   it('refuses, in a sentence naming the variable, a missing secret, a missing URL, a bad URL and a misspelt setting', () => {

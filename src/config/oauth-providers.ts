@@ -14,9 +14,14 @@ export interface OAuthProviderConfig {
   readonly userinfoUrl: string;
   readonly scope: string;
   readonly profileDialect: ProfileDialect;
+  /**
+   * Whether an address this provider marks verified may sign in as the existing user who has it
+   * (and be given to a new user). Only for providers that really own or check the address.
+   */
+  readonly trustEmail: boolean;
 }
 
-type Endpoints = Pick<OAuthProviderConfig, 'authorizationUrl' | 'tokenUrl' | 'userinfoUrl' | 'scope' | 'profileDialect'>;
+type Endpoints = Pick<OAuthProviderConfig, 'authorizationUrl' | 'tokenUrl' | 'userinfoUrl' | 'scope' | 'profileDialect' | 'trustEmail'>;
 
 const PRESETS: Record<string, Endpoints> = {
   google: {
@@ -25,6 +30,8 @@ const PRESETS: Record<string, Endpoints> = {
     userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
     scope: 'openid email profile',
     profileDialect: 'oidc',
+    // Google is the authority for Gmail and Workspace addresses and says so in email_verified.
+    trustEmail: true,
   },
   github: {
     authorizationUrl: 'https://github.com/login/oauth/authorize',
@@ -32,10 +39,12 @@ const PRESETS: Record<string, Endpoints> = {
     userinfoUrl: 'https://api.github.com/user',
     scope: 'read:user user:email',
     profileDialect: 'github',
+    // GitHub checked the address once, perhaps years ago, on a domain that may since have changed hands.
+    trustEmail: false,
   },
 };
 
-const SETTINGS = ['CLIENT_ID', 'CLIENT_SECRET', 'AUTHORIZATION_URL', 'TOKEN_URL', 'USERINFO_URL', 'SCOPE'] as const;
+const SETTINGS = ['CLIENT_ID', 'CLIENT_SECRET', 'AUTHORIZATION_URL', 'TOKEN_URL', 'USERINFO_URL', 'SCOPE', 'TRUST_EMAIL'] as const;
 type Setting = (typeof SETTINGS)[number];
 const VARIABLE = new RegExp(`^OAUTH_([A-Z0-9_]+?)_(${SETTINGS.join('|')})$`);
 const DEFAULT_SCOPE = 'openid email profile';
@@ -84,6 +93,12 @@ function providerOf(upperName: string, settings: Partial<Record<Setting, string>
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError(`${variable(setting)} must be an http:// or https:// URL, got "${value}".`);
     return value;
   };
+  const flag = (setting: Setting, fallback: boolean): boolean => {
+    const value = settings[setting]?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value !== 'true' && value !== 'false') throw new ConfigError(`${variable(setting)} must be true or false, got "${settings[setting]}".`);
+    return value === 'true';
+  };
   return {
     name,
     clientId: required('CLIENT_ID'),
@@ -93,5 +108,6 @@ function providerOf(upperName: string, settings: Partial<Record<Setting, string>
     userinfoUrl: url('USERINFO_URL', preset?.userinfoUrl),
     scope: settings.SCOPE ?? preset?.scope ?? DEFAULT_SCOPE,
     profileDialect: preset?.profileDialect ?? 'oidc',
+    trustEmail: flag('TRUST_EMAIL', preset?.trustEmail ?? false),
   };
 }

@@ -12,7 +12,7 @@ export interface ProviderUser {
 export interface TestOAuthProvider {
   readonly url: string;
   /** `OAUTH_<NAME>_*` settings pointing at this server. */
-  env(name: string, overrides?: Partial<Record<'AUTHORIZATION_URL' | 'TOKEN_URL' | 'USERINFO_URL', string>>): Record<string, string>;
+  env(name: string, overrides?: Partial<Record<'AUTHORIZATION_URL' | 'TOKEN_URL' | 'USERINFO_URL' | 'TRUST_EMAIL', string>>): Record<string, string>;
   /** Who the userinfo endpoint says signed in, from now on. */
   signInAs(user: ProviderUser): void;
   /** The next consent screen is declined: the provider redirects back with error=access_denied. */
@@ -51,6 +51,7 @@ export async function startOAuthProvider(): Promise<TestOAuthProvider> {
       [`OAUTH_${name}_AUTHORIZATION_URL`]: overrides.AUTHORIZATION_URL ?? `${url}/authorize`,
       [`OAUTH_${name}_TOKEN_URL`]: overrides.TOKEN_URL ?? `${url}/token`,
       [`OAUTH_${name}_USERINFO_URL`]: overrides.USERINFO_URL ?? `${url}/userinfo`,
+      ...(overrides.TRUST_EMAIL === undefined ? {} : { [`OAUTH_${name}_TRUST_EMAIL`]: overrides.TRUST_EMAIL }),
     }),
     signInAs: (next) => {
       user = next;

@@ -54,6 +54,8 @@ export interface SignInFlowsTable {
   sealed_verifier: Buffer;
   created_at: Date;
   expires_at: Date;
+  /** SHA-256 of the nonce in the browser's pf_sign_in cookie (0008); null for flows begun before it. */
+  browser_binding_hash: Buffer | null;
 }
 
 export interface SessionsTable {

@@ -3,9 +3,10 @@ import type { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
-import { SCOPES } from '../../modules/identity/api-key.js';
+import { type Scope, SCOPES } from '../../modules/identity/api-key.js';
 import { readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../modules/identity/http/session-cookie.js';
 import { authenticateApiKey, type Principal, touchApiKey } from '../../modules/identity/identity.store.js';
+import type { SessionLifetime } from '../../modules/identity/session.js';
 import { resumeSession } from '../../modules/identity/session.store.js';
 import type { Database } from '../database/schema.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -17,6 +18,13 @@ const PUBLIC = 'ledgerline:public';
 /** Marks a route that needs no credentials (health, the OpenAPI document, signing in). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
+const REQUIRED_SCOPE = 'ledgerline:required-scope';
+/**
+ * A scope an API key needs on top of read/write (a session has every scope). Checked after the
+ * read/write scope, so a read-only key on a write still hears that it lacks `write`.
+ */
+export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LAST_USED_PRECISION_MS = 60_000;
 
@@ -27,6 +35,7 @@ export interface CredentialsGuardOptions {
   readonly clock: Clock;
   readonly sameOrigin: SameOriginPolicy;
   readonly cookiePolicy: SessionCookiePolicy;
+  readonly sessionLifetime: SessionLifetime;
   /** Null when rate limiting is off. */
   readonly rateLimiter: RateLimiter | null;
 }
@@ -59,6 +68,10 @@ export class CredentialsGuard implements CanActivate {
     }
     const needed = isRead ? 'read' : 'write';
     if (!principal.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the "${needed}" scope.`);
+    const required = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    if (required && !principal.scopes.includes(required)) {
+      throw new ForbiddenError(`This API key lacks the "${required}" scope: only a session or a key issued with it may manage API keys.`);
+    }
     if (principal.credential.kind === 'apiKey') this.recordUse(principal.credential.apiKeyId);
     return true;
   }
@@ -79,7 +92,7 @@ export class CredentialsGuard implements CanActivate {
       throw new ForbiddenError('Cross-site request refused: a request authenticated by the session cookie must come from the service or an allowed web app.');
     }
     const now = this.options.clock.now();
-    const session = await resumeSession(this.options.db, token, now);
+    const session = await resumeSession(this.options.db, token, now, this.options.sessionLifetime);
     if (!session) throw new UnauthorizedError();
     if (session.refreshed) setSessionCookie(response, this.options.cookiePolicy, token, session.expiresAt, now);
     return { user: session.user, scopes: SCOPES, credential: { kind: 'session', expiresAt: session.expiresAt } };

@@ -18,8 +18,9 @@ describe('API keys', () => {
     expect(displayPrefix(key)).toBe(key.slice(0, 12));
   });
 
-  it('accept only the read and write scopes', () => {
+  it('accept only the read, write and keys scopes', () => {
     expect(parseScopes('read, write,read')).toEqual(['read', 'write']);
+    expect(parseScopes('read,write,keys')).toEqual(['read', 'write', 'keys']);
     expect(() => parseScopes('admin')).toThrow('Unknown scope "admin"');
     expect(() => parseScopes('')).toThrow('At least one scope');
   });

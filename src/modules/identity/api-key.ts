@@ -5,8 +5,15 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 40;
 const API_KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH}}$`);
 
-export const SCOPES = ['read', 'write'] as const;
+/**
+ * `read` and `write` open the API's operations; `keys` opens key management (issuing, listing and
+ * revoking API keys), so that a key handed to a script cannot mint more keys that outlive it.
+ */
+export const SCOPES = ['read', 'write', 'keys'] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What a key gets when no scopes are asked for: everything but key management. */
+export const DEFAULT_API_KEY_SCOPES: readonly Scope[] = ['read', 'write'];
+export const KEY_MANAGEMENT_SCOPE: Scope = 'keys';
 
 /** `pf_live_` + 40 base62 characters from the CSPRNG (about 238 bits). */
 export function generateApiKey(): string {

@@ -9,7 +9,8 @@ import { CLOCK, DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { ApiKeysHttpController } from './http/api-keys.http-controller.js';
 import { AuthHttpController } from './http/auth.http-controller.js';
 import { sessionCookiePolicy } from './http/session-cookie.js';
-import { RATE_LIMITER, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_SERVICE } from './identity.tokens.js';
+import { RATE_LIMITER, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_RATE_LIMITER, SIGN_IN_SERVICE } from './identity.tokens.js';
+import { sessionLifetime } from './session.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 
 /** Who is calling: sign-in, sessions, API keys, and the global guard with its rate limit. */
@@ -26,7 +27,7 @@ export class IdentityModule {
         { provide: CLOCK, useValue: clock },
         { provide: SIGN_IN_SERVICE, useFactory: () => new SignInService(config, db, clock, log) },
         { provide: SAME_ORIGIN_POLICY, useValue: new SameOriginPolicy(config.publicUrl, config.allowedCallbackOrigins) },
-        { provide: SESSION_COOKIE_POLICY, useValue: sessionCookiePolicy(config.nodeEnv) },
+        { provide: SESSION_COOKIE_POLICY, useValue: sessionCookiePolicy(config.publicUrl) },
         {
           provide: RATE_LIMITER,
           useFactory: async () => {
@@ -36,9 +37,18 @@ export class IdentityModule {
           },
         },
         {
+          // Its own store (and Redis keys), so each limiter closes only what it opened.
+          provide: SIGN_IN_RATE_LIMITER,
+          useFactory: async () => {
+            if (config.signInRateLimitPerMinute === 0) return null;
+            const store = config.redisUrl ? await RedisRateLimitStore.open(config.redisUrl, 'ledgerline:sign-in-limit:') : new MemoryRateLimitStore();
+            return new RateLimiter(store, config.signInRateLimitPerMinute, clock, log);
+          },
+        },
+        {
           provide: APP_GUARD,
           useFactory: (reflector: Reflector, sameOrigin: SameOriginPolicy, cookiePolicy: ReturnType<typeof sessionCookiePolicy>, rateLimiter: RateLimiter | null) =>
-            new CredentialsGuard(reflector, { db, clock, sameOrigin, cookiePolicy, rateLimiter }),
+            new CredentialsGuard(reflector, { db, clock, sameOrigin, cookiePolicy, rateLimiter, sessionLifetime: sessionLifetime(config.sessionMaxLifetimeDays) }),
           inject: [Reflector, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, RATE_LIMITER],
         },
       ],

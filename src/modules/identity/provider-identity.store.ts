@@ -4,14 +4,21 @@ import type { Database } from '../../infrastructure/database/schema.js';
 import { findUserByEmail, type User } from './identity.store.js';
 import type { ProviderProfile } from './sign-in/provider-profile.js';
 
+export interface EmailTrust {
+  /** The provider is configured as an authority on its users' addresses (OAUTH_<NAME>_TRUST_EMAIL). */
+  readonly trustEmail: boolean;
+}
+
 /**
- * The user a provider's subject signs in as. A subject seen before is that user (its email and
- * name are refreshed). A new subject with a *verified* email joins the user who already has that
- * address (for example one the operator created on the command line); otherwise it becomes a new
- * user, who gets the address only if it is verified and free, so that an unverified claim can
- * never later pull someone else's sign-in into this account.
+ * The user a provider's subject signs in as. A subject seen before is that user (the identity's
+ * email and name are refreshed). A new subject joins the user who already has its address only
+ * when the address is *verified* and the provider is *trusted* for email; otherwise it becomes a
+ * new user, who gets the address only on those same terms and only if it is free. Anything
+ * weaker would let whoever controls an account at a lax provider claim a victim's address, and
+ * either walk into the victim's data or wait for the victim to sign in to theirs. An address on
+ * a user therefore always came from the operator or from a trusted provider.
  */
-export async function signInUser(db: Kysely<Database>, provider: string, profile: ProviderProfile, now: Date): Promise<User> {
+export async function signInUser(db: Kysely<Database>, provider: string, profile: ProviderProfile, now: Date, trust: EmailTrust): Promise<User> {
   return db.transaction().execute(async (trx) => {
     // Two callbacks for the same new subject at once must not make two users.
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${provider}\n${profile.subject}`}, 0))`.execute(trx);
@@ -21,8 +28,8 @@ export async function signInUser(db: Kysely<Database>, provider: string, profile
       await trx.updateTable('provider_identities').set(identity).where('provider', '=', provider).where('subject', '=', profile.subject).execute();
       return trx.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', known.user_id).executeTakeFirstOrThrow();
     }
-    const verifiedEmail = profile.emailVerified ? profile.email : null;
-    const user = (verifiedEmail ? await findUserByEmail(trx, verifiedEmail) : null) ?? (await createUser(trx, verifiedEmail, profile.name, now));
+    const trustedEmail = trust.trustEmail && profile.emailVerified ? profile.email : null;
+    const user = (trustedEmail ? await findUserByEmail(trx, trustedEmail) : null) ?? (await createUser(trx, trustedEmail, profile.name, now));
     await trx.insertInto('provider_identities').values({ provider, subject: profile.subject, user_id: user.id, created_at: now, ...identity }).execute();
     return user;
   });

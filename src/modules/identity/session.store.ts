@@ -1,7 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infrastructure/database/schema.js';
 import type { User } from './identity.store.js';
-import { generateSessionToken, hashSessionToken, isSessionLive, isSessionTokenFormat, newSessionTimes, refreshedSessionTimes } from './session.js';
+import {
+  DEFAULT_SESSION_LIFETIME,
+  effectiveExpiry,
+  generateSessionToken,
+  hashSessionToken,
+  isSessionLive,
+  isSessionTokenFormat,
+  newSessionTimes,
+  refreshedSessionTimes,
+  type SessionLifetime,
+} from './session.js';
 
 export interface OpenedSession {
   /** The cookie value; shown to the browser once, stored only as its hash. */
@@ -17,9 +27,9 @@ export interface LiveSession {
   readonly refreshed: boolean;
 }
 
-export async function openSession(db: Kysely<Database>, userId: string, now: Date): Promise<OpenedSession> {
+export async function openSession(db: Kysely<Database>, userId: string, now: Date, lifetime: SessionLifetime = DEFAULT_SESSION_LIFETIME): Promise<OpenedSession> {
   const token = generateSessionToken();
-  const times = newSessionTimes(now);
+  const times = newSessionTimes(now, lifetime);
   // Expired sessions are of no use to anyone: each sign-in sweeps them away (the expiry is indexed).
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   await db
@@ -29,22 +39,22 @@ export async function openSession(db: Kysely<Database>, userId: string, now: Dat
   return { token, openedAt: now, expiresAt: times.expiresAt };
 }
 
-/** The session's user when it is live, extended when its last refresh is more than a day old. */
-export async function resumeSession(db: Kysely<Database>, token: string, now: Date): Promise<LiveSession | null> {
+/** The session's user when it is live, extended (up to its cap) when its last refresh is more than a day old. */
+export async function resumeSession(db: Kysely<Database>, token: string, now: Date, lifetime: SessionLifetime = DEFAULT_SESSION_LIFETIME): Promise<LiveSession | null> {
   if (!isSessionTokenFormat(token)) return null;
   const idHash = hashSessionToken(token);
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.email', 'users.name', 'sessions.refreshed_at', 'sessions.expires_at'])
+    .select(['users.id', 'users.email', 'users.name', 'sessions.created_at', 'sessions.refreshed_at', 'sessions.expires_at'])
     .where('sessions.id_hash', '=', idHash)
     .executeTakeFirst();
   if (!row) return null;
-  const current = { refreshedAt: row.refreshed_at, expiresAt: row.expires_at };
-  if (!isSessionLive(current, now)) return null;
+  const current = { openedAt: row.created_at, refreshedAt: row.refreshed_at, expiresAt: row.expires_at };
+  if (!isSessionLive(current, now, lifetime)) return null;
   const user = { id: row.id, email: row.email, name: row.name };
-  const next = refreshedSessionTimes(current, now);
-  if (!next) return { user, expiresAt: current.expiresAt, refreshed: false };
+  const next = refreshedSessionTimes(current, now, lifetime);
+  if (!next) return { user, expiresAt: effectiveExpiry(current, lifetime), refreshed: false };
   // Only the request that moves refreshed_at on re-sends the cookie; a concurrent one sees 0 rows.
   const updated = await db
     .updateTable('sessions')

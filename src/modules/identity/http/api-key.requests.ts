@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { type Scope, SCOPES } from '../api-key.js';
+import { DEFAULT_API_KEY_SCOPES, type Scope, SCOPES } from '../api-key.js';
 
 export class CreateApiKeyRequest {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Budget spreadsheet' })
@@ -9,7 +9,15 @@ export class CreateApiKeyRequest {
   @MaxLength(100)
   name!: string;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...SCOPES] }, minItems: 1, uniqueItems: true, default: [...SCOPES], example: ['read'] })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...SCOPES] },
+    minItems: 1,
+    uniqueItems: true,
+    default: [...DEFAULT_API_KEY_SCOPES],
+    example: ['read'],
+    description: '`read`, `write`, and `keys` (key management: issuing, listing, revoking keys), which is never given unless asked for.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)

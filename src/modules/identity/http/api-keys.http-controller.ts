@@ -3,17 +3,22 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { CurrentPrincipal, RequireScope } from '../../../infrastructure/http/api-key.guard.js';
+import { ForbiddenError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { UuidParam } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
-import { SCOPES } from '../api-key.js';
+import { DEFAULT_API_KEY_SCOPES, KEY_MANAGEMENT_SCOPE, SCOPES } from '../api-key.js';
 import { issueApiKey, listApiKeys, type Principal, revokeApiKey } from '../identity.store.js';
 import { CreateApiKeyRequest } from './api-key.requests.js';
 import { ApiKeyListResponse, CreatedApiKeyResponse } from './api-key.responses.js';
 
+/**
+ * Key management needs a session or a key with the `keys` scope: a key given to a script must
+ * not be able to mint keys that outlive its own revocation. Any key may revoke itself.
+ */
 @ApiTags('API keys')
 @ApiBearerAuth('bearerAuth')
 @Controller('api-keys')
@@ -25,17 +30,31 @@ export class ApiKeysHttpController {
 
   @Post()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key; the key is in this answer and never again' })
+  @RequireScope(KEY_MANAGEMENT_SCOPE)
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Issue an API key; the key is in this answer and never again',
+    description:
+      'Needs the session cookie or a key with the `keys` scope (else 403); a key issues only scopes it has itself. Scopes default to `read` and `write`; ask for `keys` explicitly.',
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ApiErrors(401, 403, 422)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest): Promise<CreatedApiKeyResponse> {
-    const scopes = SCOPES.filter((scope) => (body.scopes ?? SCOPES).includes(scope));
+    const scopes = SCOPES.filter((scope) => (body.scopes ?? DEFAULT_API_KEY_SCOPES).includes(scope));
+    // A key never hands out more than it holds (a session holds every scope).
+    const beyond = scopes.filter((scope) => !principal.scopes.includes(scope));
+    if (beyond.length > 0) throw new ForbiddenError(`An API key can only issue keys with scopes it has itself; this one lacks ${beyond.map((scope) => `"${scope}"`).join(', ')}.`);
     const issued = await issueApiKey(this.db, principal.user.id, body.name, scopes, this.clock.now());
     return { id: issued.id, name: issued.name, key: issued.key, prefix: issued.prefix, scopes: [...issued.scopes], createdAt: issued.createdAt.toISOString() };
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listApiKeys', summary: "The user's API keys that are not revoked, without their secrets" })
+  @RequireScope(KEY_MANAGEMENT_SCOPE)
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "The user's API keys that are not revoked, without their secrets",
+    description: 'Needs the session cookie or a key with the `keys` scope (else 403).',
+  })
   @ApiOkResponse({ type: ApiKeyListResponse })
   @ApiErrors(401, 403)
   async list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyListResponse> {
@@ -47,10 +66,18 @@ export class ApiKeysHttpController {
 
   @Delete(':apiKeyId')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key: it stops working at once, everywhere' })
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key: it stops working at once, everywhere',
+    description: 'Needs the session cookie or a key with the `keys` scope (else 403); any key may revoke itself.',
+  })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404)
   async revoke(@CurrentPrincipal() principal: Principal, @UuidParam('apiKeyId', 'API key') apiKeyId: string): Promise<SuccessResponse> {
+    const itself = principal.credential.kind === 'apiKey' && principal.credential.apiKeyId === apiKeyId;
+    if (!itself && !principal.scopes.includes(KEY_MANAGEMENT_SCOPE)) {
+      throw new ForbiddenError(`This API key lacks the "${KEY_MANAGEMENT_SCOPE}" scope: only a session or a key issued with it may manage API keys (a key may revoke itself).`);
+    }
     if (!(await revokeApiKey(this.db, principal.user.id, apiKeyId, this.clock.now()))) throw new NotFoundError('API key');
     return { success: true, message: 'API key revoked' };
   }

@@ -1,22 +1,40 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../../core/errors.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
-import { ForbiddenError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import type { SameOriginPolicy } from '../../../infrastructure/http/same-origin.js';
+import type { RateLimiter } from '../../../infrastructure/rate-limit/rate-limiter.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { DATABASE } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../identity.store.js';
-import { SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_SERVICE } from '../identity.tokens.js';
+import { SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_RATE_LIMITER, SIGN_IN_SERVICE } from '../identity.tokens.js';
 import { closeSession } from '../session.store.js';
+import { generateBrowserBinding, isBrowserBindingFormat } from '../sign-in/sign-in-flow.store.js';
 import { failureMessage, type SignInService } from '../sign-in/sign-in.service.js';
 import { OAuthCallbackQuery, SignInRequest } from './auth.requests.js';
 import { SessionResponse, SignInResponse } from './auth.responses.js';
-import { clearSessionCookie, readSessionCookie, type SessionCookiePolicy, setSessionCookie } from './session-cookie.js';
+import {
+  clearSessionCookie,
+  clearSignInCookie,
+  readSessionCookie,
+  readSignInCookie,
+  type SessionCookiePolicy,
+  setSessionCookie,
+  setSignInCookie,
+} from './session-cookie.js';
+
+/** The sign-in operations are unauthenticated, so they are limited per client address instead of per user. */
+const SIGN_IN_RATE_LIMITED = ApiResponse({
+  status: 429,
+  description: 'Too many sign-in requests from this address (RATE_LIMITED; SIGN_IN_RATE_LIMIT_PER_MINUTE)',
+  headers: { 'Retry-After': { description: 'Seconds until the limit resets', schema: { type: 'integer', minimum: 1 } } },
+  schema: { $ref: getSchemaPath(NestedErrorBody) },
+});
 
 /** Browser sign-in, on the service origin outside /v1 (the spec's `{auth_url}/api/auth`). */
 @ApiTags('Authentication')
@@ -27,6 +45,7 @@ export class AuthHttpController {
     @Inject(SAME_ORIGIN_POLICY) private readonly sameOrigin: SameOriginPolicy,
     @Inject(SESSION_COOKIE_POLICY) private readonly cookiePolicy: SessionCookiePolicy,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
+    @Inject(SIGN_IN_RATE_LIMITER) private readonly signInLimiter: RateLimiter | null,
   ) {}
 
   @Post('sign-in/social')
@@ -34,10 +53,20 @@ export class AuthHttpController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ operationId: 'signInSocial', summary: "Begin an OAuth 2.0 sign-in: the provider's consent screen to send the browser to", security: [] })
-  @ApiOkResponse({ type: SignInResponse })
+  @ApiOkResponse({
+    type: SignInResponse,
+    headers: { 'Set-Cookie': { description: '`pf_sign_in`: binds the sign-in to this browser (HttpOnly, SameSite=Lax, Path=/api/auth, 10 minutes)', schema: { type: 'string' } } },
+  })
   @ApiErrors(400, 422)
-  async signInSocial(@Body() body: SignInRequest): Promise<SignInResponse> {
-    return { url: await this.signIn.begin(body.provider, body.callbackURL), redirect: true };
+  @SIGN_IN_RATE_LIMITED
+  async signInSocial(@Body() body: SignInRequest, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SignInResponse> {
+    await this.limitByAddress(request);
+    // A browser with a sign-in already under way keeps its binding, so two tabs can both finish.
+    const current = readSignInCookie(request);
+    const binding = current && isBrowserBindingFormat(current) ? current : generateBrowserBinding();
+    const url = await this.signIn.begin(body.provider, body.callbackURL, binding);
+    setSignInCookie(response, this.cookiePolicy, binding);
+    return { url, redirect: true };
   }
 
   @Get('callback/:provider')
@@ -48,7 +77,8 @@ export class AuthHttpController {
     description:
       'Register `{PUBLIC_URL}/api/auth/callback/{provider}` as the redirect URI at the provider. On success: 302 to callbackURL with the ' +
       '`pf_session` cookie. On failure: 302 to callbackURL with `?error=<code>` (access_denied, provider_error, code_rejected, ' +
-      'provider_unavailable, profile_incomplete) when the sign-in is known, else 400.',
+      'provider_unavailable, profile_incomplete) when the sign-in is known, else 400. The sign-in is known only to the browser that began it: ' +
+      'without its `pf_sign_in` cookie the state is unknown (400 INVALID_STATE).',
     security: [],
   })
   @ApiResponse({
@@ -60,10 +90,15 @@ export class AuthHttpController {
     },
   })
   @ApiErrors(400, 422)
+  @SIGN_IN_RATE_LIMITED
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
-  async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQuery, @Res() response: Response): Promise<void> {
-    const outcome = await this.signIn.complete(provider, query);
+  async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
+    await this.limitByAddress(request);
+    const outcome = await this.signIn.complete(provider, query, readSignInCookie(request));
     response.setHeader('Cache-Control', 'no-store');
+    // The flow was this browser's and is used up: its binding has done its job. (A callback that
+    // was not recognised leaves the cookie, so a forged one cannot spoil a sign-in under way.)
+    if (outcome.kind === 'signedIn' || outcome.callbackURL) clearSignInCookie(response, this.cookiePolicy);
     if (outcome.kind === 'signedIn') {
       setSessionCookie(response, this.cookiePolicy, outcome.session.token, outcome.session.expiresAt, outcome.session.openedAt);
       return redirect(response, outcome.callbackURL);
@@ -98,6 +133,12 @@ export class AuthHttpController {
     if (token) await closeSession(this.db, token);
     clearSessionCookie(response, this.cookiePolicy);
     return { success: true, message: token ? 'Signed out' : 'There was no session to sign out of' };
+  }
+
+  private async limitByAddress(request: Request): Promise<void> {
+    if (!this.signInLimiter) return;
+    const decision = await this.signInLimiter.consume(`sign-in-ip:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
   }
 }
 

@@ -1,27 +1,43 @@
 import type { Request, Response } from 'express';
+import { SIGN_IN_FLOW_LIFETIME_MS } from '../sign-in/sign-in-flow.store.js';
 
 export const SESSION_COOKIE = 'pf_session';
+/** Binds a sign-in to the browser that began it; sent only to the sign-in operations. */
+export const SIGN_IN_COOKIE = 'pf_sign_in';
+const SIGN_IN_COOKIE_PATH = '/api/auth';
 
 export interface SessionCookiePolicy {
-  /** Secure outside development: the cookie then never travels over plain HTTP. */
+  /** The cookies never travel over plain HTTP, unless the service itself is plain-HTTP localhost. */
   readonly secure: boolean;
 }
 
-export function sessionCookiePolicy(nodeEnv: string): SessionCookiePolicy {
-  return { secure: nodeEnv !== 'development' };
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Secure unless PUBLIC_URL is plain http on this machine (a browser keeps no Secure cookie from
+ * http://, and development runs there). Decided from the URL the browser sees, not NODE_ENV: a
+ * production service left at NODE_ENV=development still never sends a session over plain HTTP.
+ */
+export function sessionCookiePolicy(publicUrl: string): SessionCookiePolicy {
+  const url = new URL(publicUrl);
+  return { secure: !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) };
 }
 
-/** The pf_session value from the Cookie header (no cookie-parser needed for one cookie). */
-export function readSessionCookie(request: Pick<Request, 'header'>): string | null {
+/** One cookie's value from the Cookie header (no cookie-parser needed for two cookies). */
+function readCookie(request: Pick<Request, 'header'>, name: string): string | null {
   const header = request.header('cookie');
   if (!header) return null;
   for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');
-    if (separator < 0 || pair.slice(0, separator).trim() !== SESSION_COOKIE) continue;
+    if (separator < 0 || pair.slice(0, separator).trim() !== name) continue;
     const value = pair.slice(separator + 1).trim();
     return value === '' ? null : value;
   }
   return null;
+}
+
+export function readSessionCookie(request: Pick<Request, 'header'>): string | null {
+  return readCookie(request, SESSION_COOKIE);
 }
 
 /** httpOnly (no script reads it), SameSite=Lax (not sent on cross-site subrequests), whole site. */
@@ -37,4 +53,21 @@ export function setSessionCookie(response: Response, policy: SessionCookiePolicy
 
 export function clearSessionCookie(response: Response, policy: SessionCookiePolicy): void {
   response.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: '/' });
+}
+
+export function readSignInCookie(request: Pick<Request, 'header'>): string | null {
+  return readCookie(request, SIGN_IN_COOKIE);
+}
+
+/**
+ * Lives as long as a sign-in flow. SameSite=Lax still sends it on the provider's top-level
+ * redirect back to the callback, and a page elsewhere cannot set or read it: a callback URL
+ * from someone else's sign-in finds no matching cookie in the victim's browser.
+ */
+export function setSignInCookie(response: Response, policy: SessionCookiePolicy, binding: string): void {
+  response.cookie(SIGN_IN_COOKIE, binding, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: SIGN_IN_COOKIE_PATH, maxAge: SIGN_IN_FLOW_LIFETIME_MS });
+}
+
+export function clearSignInCookie(response: Response, policy: SessionCookiePolicy): void {
+  response.clearCookie(SIGN_IN_COOKIE, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: SIGN_IN_COOKIE_PATH });
 }

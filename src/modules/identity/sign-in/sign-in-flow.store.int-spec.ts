@@ -1,6 +1,6 @@
 import { createMigratedDatabase } from '../../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
-import { SIGN_IN_FLOW_LIFETIME_MS, SignInFlowStore, type SignInRequest } from './sign-in-flow.store.js';
+import { generateBrowserBinding, SIGN_IN_FLOW_LIFETIME_MS, SignInFlowStore, type SignInRequest } from './sign-in-flow.store.js';
 
 let connection: DatabaseConnection;
 let drop: () => Promise<void>;
@@ -17,15 +17,18 @@ beforeAll(async () => {
 });
 afterAll(() => drop());
 
+/** The nonce in the pf_sign_in cookie of the browser these tests sign in from. */
+const BROWSER = generateBrowserBinding();
+
 /** Stores a flow the way passport-oauth2 does when it builds the authorize URL; returns its state. */
 function begin(store: SignInFlowStore, verifier: string, provider = 'google'): Promise<string> {
-  const request: SignInRequest = { query: {}, body: {}, provider, callbackURL: 'https://app.example.com/in' };
+  const request: SignInRequest = { query: {}, body: {}, provider, callbackURL: 'https://app.example.com/in', browserBinding: BROWSER };
   return new Promise((resolve, reject) => store.store(request, verifier, undefined, {}, (error, state) => (error ? reject(error) : resolve(state as string))));
 }
 
 /** Verifies a state the way passport-oauth2 does on the callback. */
-function verify(store: SignInFlowStore, state: string, provider = 'google'): Promise<{ verifier: string | false; callbackURL?: string }> {
-  const request: SignInRequest = { query: { state }, body: {}, provider };
+function verify(store: SignInFlowStore, state: string, provider = 'google', browserBinding: string | null = BROWSER): Promise<{ verifier: string | false; callbackURL?: string }> {
+  const request: SignInRequest = { query: { state }, body: {}, provider, browserBinding };
   return new Promise((resolve, reject) => store.verify(request, state, (error, verifier) => (error ? reject(error) : resolve({ verifier, callbackURL: request.callbackURL }))));
 }
 
@@ -35,6 +38,15 @@ describe('the sign-in flow store', () => {
     const state = await begin(store, 'verifier-one');
     expect(await verify(store, state)).toEqual({ verifier: 'verifier-one', callbackURL: 'https://app.example.com/in' });
     expect(await verify(store, state)).toEqual({ verifier: false, callbackURL: undefined });
+  });
+
+  it('refuses the state in a browser without the binding cookie of the one that began it, and keeps it for that one', async () => {
+    const store = new SignInFlowStore(connection.db, clock);
+    const state = await begin(store, 'bound-verifier');
+    expect((await verify(store, state, 'google', null)).verifier).toBe(false);
+    expect((await verify(store, state, 'google', generateBrowserBinding())).verifier).toBe(false);
+    expect((await verify(store, state, 'google', 'not a binding')).verifier).toBe(false);
+    expect((await verify(store, state)).verifier).toBe('bound-verifier');
   });
 
   it('refuses a state 10 minutes old, one issued for another provider, and one never issued', async () => {

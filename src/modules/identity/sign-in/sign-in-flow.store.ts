@@ -13,6 +13,8 @@ export interface SignInRequest {
   readonly provider: string;
   /** Where to send the browser afterwards: set on the way out, read back on the way in. */
   callbackURL?: string;
+  /** The nonce in the browser's pf_sign_in cookie: stored hashed with the flow, required to finish it. */
+  browserBinding?: string | null;
 }
 
 type Stored = (error: Error | null, state?: string) => void;
@@ -38,9 +40,12 @@ export class SignInFlowStore {
     );
   }
 
-  /** The verifier is passed on as `ok`: passport-oauth2 then sends it with the code. */
+  /**
+   * The verifier is passed on as `ok`: passport-oauth2 then sends it with the code. This runs
+   * before the code is exchanged, so a state from another browser never gets that far.
+   */
   verify(request: SignInRequest, state: string, done: Verified): void {
-    this.consume(request.provider, state).then(
+    this.consume(request.provider, state, request.browserBinding).then(
       (flow) => {
         if (!flow) return done(null, false, { message: 'The sign-in state is unknown, expired or already used.' });
         request.callbackURL = flow.callbackURL;
@@ -50,10 +55,19 @@ export class SignInFlowStore {
     );
   }
 
-  /** Takes the flow out of the table (single use); null when unknown, expired or for another provider. */
-  async consume(provider: string, state: string | undefined): Promise<{ callbackURL: string; verifier: string } | null> {
-    if (!state || state.length > 200) return null;
-    const row = await this.db.deleteFrom('sign_in_flows').where('state_hash', '=', hashState(state)).returningAll().executeTakeFirst();
+  /**
+   * Takes the flow out of the table (single use); null when unknown, expired, for another provider,
+   * or begun in another browser. A browser without the flow's binding cannot use the flow up: the
+   * one that began it may still finish it (a forged callback does not spoil a genuine sign-in).
+   */
+  async consume(provider: string, state: string | undefined, browserBinding: string | null | undefined): Promise<{ callbackURL: string; verifier: string } | null> {
+    if (!state || state.length > 200 || !browserBinding || !isBrowserBindingFormat(browserBinding)) return null;
+    const row = await this.db
+      .deleteFrom('sign_in_flows')
+      .where('state_hash', '=', hashState(state))
+      .where('browser_binding_hash', '=', hashBrowserBinding(browserBinding))
+      .returningAll()
+      .executeTakeFirst();
     if (!row || row.provider !== provider || row.expires_at.getTime() <= this.clock.now().getTime()) return null;
     const verifier = unseal(row.sealed_verifier, state, sealContext(row.provider, row.callback_url));
     return verifier === null ? null : { callbackURL: row.callback_url, verifier };
@@ -61,6 +75,7 @@ export class SignInFlowStore {
 
   private async begin(request: SignInRequest, verifier: string): Promise<string> {
     if (!request.callbackURL) throw new Error('A sign-in needs its callbackURL before it is stored.');
+    if (!request.browserBinding) throw new Error('A sign-in needs its browser binding before it is stored.');
     const now = this.clock.now();
     const state = randomBytes(32).toString('base64url');
     await this.db.deleteFrom('sign_in_flows').where('expires_at', '<=', now).execute();
@@ -73,10 +88,24 @@ export class SignInFlowStore {
         sealed_verifier: seal(verifier, state, sealContext(request.provider, request.callbackURL)),
         created_at: now,
         expires_at: new Date(now.getTime() + SIGN_IN_FLOW_LIFETIME_MS),
+        browser_binding_hash: hashBrowserBinding(request.browserBinding),
       })
       .execute();
     return state;
   }
+}
+
+/** A new browser binding: 256 bits from the CSPRNG, base64url, for the pf_sign_in cookie. */
+export function generateBrowserBinding(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function isBrowserBindingFormat(candidate: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(candidate);
+}
+
+function hashBrowserBinding(binding: string): Buffer {
+  return createHash('sha256').update(`ledgerline sign-in browser\n${binding}`).digest();
 }
 
 function hashState(state: string): Buffer {

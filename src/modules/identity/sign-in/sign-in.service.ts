@@ -7,6 +7,7 @@ import { DomainRuleError } from '../../../core/errors.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { User } from '../identity.store.js';
 import { signInUser } from '../provider-identity.store.js';
+import { sessionLifetime, type SessionLifetime } from '../session.js';
 import { type OpenedSession, openSession } from '../session.store.js';
 import { ProfileIncompleteError, type ProviderProfile, ProfileUnavailableError } from './provider-profile.js';
 import { ProviderStrategy } from './provider-strategy.js';
@@ -44,9 +45,11 @@ export class SignInService {
   private readonly strategies: ReadonlyMap<string, ProviderStrategy>;
   private readonly flows: SignInFlowStore;
   private readonly allowedOrigins: ReadonlySet<string>;
+  private readonly trustsEmail: ReadonlySet<string>;
+  private readonly sessionLifetime: SessionLifetime;
 
   constructor(
-    config: Pick<AppConfig, 'oauthProviders' | 'publicUrl' | 'allowedCallbackOrigins'>,
+    config: Pick<AppConfig, 'oauthProviders' | 'publicUrl' | 'allowedCallbackOrigins' | 'sessionMaxLifetimeDays'>,
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -54,39 +57,40 @@ export class SignInService {
     this.flows = new SignInFlowStore(db, clock);
     this.strategies = new Map(config.oauthProviders.map((provider) => [provider.name, new ProviderStrategy(provider, config.publicUrl, this.flows)]));
     this.allowedOrigins = new Set(config.allowedCallbackOrigins);
+    this.trustsEmail = new Set(config.oauthProviders.filter((provider) => provider.trustEmail).map((provider) => provider.name));
+    this.sessionLifetime = sessionLifetime(config.sessionMaxLifetimeDays);
   }
 
   get providers(): string[] {
     return [...this.strategies.keys()];
   }
 
-  async begin(provider: string, callbackURL: string): Promise<string> {
+  /** The provider's authorize URL for a sign-in bound to the browser holding `browserBinding`. */
+  async begin(provider: string, callbackURL: string, browserBinding: string): Promise<string> {
     const strategy = this.strategyFor(provider);
-    if (!this.isAllowedCallback(callbackURL)) {
-      throw new DomainRuleError('CALLBACK_URL_NOT_ALLOWED', 'callbackURL must be an absolute http(s) URL on one of the allowed callback origins.');
-    }
-    const request: SignInRequest = { query: {}, body: {}, provider, callbackURL };
+    const request: SignInRequest = { query: {}, body: {}, provider, callbackURL: this.allowedCallback(callbackURL), browserBinding };
     const outcome = await runStrategy(strategy, request, {}, PROVIDER_TIMEOUT_MS);
     if (outcome.kind === 'redirect') return outcome.url;
     throw outcome.kind === 'error' ? outcome.error : new Error(`The sign-in could not begin (${outcome.kind}).`);
   }
 
-  async complete(provider: string, query: CallbackQuery): Promise<CallbackOutcome> {
+  /** `browserBinding` is the pf_sign_in cookie of the browser that came back (null: none). */
+  async complete(provider: string, query: CallbackQuery, browserBinding: string | null): Promise<CallbackOutcome> {
     const strategy = this.strategyFor(provider);
     if (query.error || !query.code) {
       // The flow is used up either way: the web app learns why, if we know where it is.
-      const flow = await this.flows.consume(provider, query.state);
+      const flow = await this.flows.consume(provider, query.state, browserBinding);
       const failure = query.error === 'access_denied' ? 'access_denied' : query.error ? 'provider_error' : flow ? 'provider_error' : 'invalid_state';
       return this.failed(provider, failure, flow?.callbackURL ?? null, query.error ? `the provider answered ${query.error}` : 'no code');
     }
-    const request: SignInRequest = { query: { code: query.code, state: query.state ?? '' }, body: {}, provider };
+    const request: SignInRequest = { query: { code: query.code, state: query.state ?? '' }, body: {}, provider, browserBinding };
     const outcome = await runStrategy(strategy, request, {}, PROVIDER_TIMEOUT_MS);
     const callbackURL = request.callbackURL ?? null;
     switch (outcome.kind) {
       case 'success': {
         const now = this.clock.now();
-        const user = await signInUser(this.db, provider, outcome.user as ProviderProfile, now);
-        const session = await openSession(this.db, user.id, now);
+        const user = await signInUser(this.db, provider, outcome.user as ProviderProfile, now, { trustEmail: this.trustsEmail.has(provider) });
+        const session = await openSession(this.db, user.id, now, this.sessionLifetime);
         this.log.info({ provider, userId: user.id }, 'signed in');
         return { kind: 'signedIn', user, session, callbackURL: callbackURL as string };
       }
@@ -118,14 +122,25 @@ export class SignInService {
     return strategy;
   }
 
-  private isAllowedCallback(callbackURL: string): boolean {
+  /**
+   * The callbackURL as the browser will be sent to it, or 400. Only printable ASCII: a URL parser
+   * quietly drops tabs and line breaks and encodes the rest, so what was checked could differ from
+   * what a header would carry; clients percent-encode anything else. The stored form is the
+   * parsed one, so the redirect goes exactly where the origin check looked.
+   */
+  private allowedCallback(callbackURL: string): string {
+    const refuse = (why: string) => new DomainRuleError('CALLBACK_URL_NOT_ALLOWED', `callbackURL ${why}.`);
+    if (!/^[\x21-\x7e]+$/.test(callbackURL)) throw refuse('must be printable ASCII without spaces (percent-encode anything else)');
     let url: URL;
     try {
       url = new URL(callbackURL);
     } catch {
-      return false;
+      throw refuse('must be an absolute http(s) URL');
     }
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && this.allowedOrigins.has(url.origin);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('must be an absolute http(s) URL');
+    if (url.username || url.password) throw refuse('must not carry a user name or password');
+    if (!this.allowedOrigins.has(url.origin)) throw refuse('must be on one of the allowed callback origins (ALLOWED_CALLBACK_ORIGINS)');
+    return url.href;
   }
 }
 
