@@ -86,7 +86,7 @@ export class AuthHttpController {
     description: 'Back to callbackURL: signed in (with the cookie) or with `?error=<code>`',
     headers: {
       Location: { description: 'callbackURL, with `error` on failure', schema: { type: 'string', format: 'uri' } },
-      'Set-Cookie': { description: '`pf_session` on success: HttpOnly, SameSite=Lax, Secure outside development, Path=/', schema: { type: 'string' } },
+      'Set-Cookie': { description: '`pf_session` on success (HttpOnly, SameSite=Lax, Path=/, Secure unless PUBLIC_URL is plain-http localhost); `pf_sign_in` cleared once the sign-in is used', schema: { type: 'string' } },
     },
   })
   @ApiErrors(400, 422)

@@ -12,7 +12,7 @@ export class SessionUserResponse {
 }
 
 export class SessionDetailResponse {
-  @ApiProperty({ format: 'date-time', description: '30 days after the last refresh; an active session is refreshed once a day' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', description: '30 days after the last refresh (an active session is refreshed once a day), never later than SESSION_MAX_LIFETIME_DAYS after sign-in' }) expiresAt!: string;
 }
 
 export class SessionResponse {
