@@ -78,7 +78,7 @@ describe('rate limits (in memory, one instance)', () => {
     const unlimited = await startTestApp({ clock, env: { RATE_LIMIT_PER_MINUTE: '0' } });
     try {
       const { key } = await unlimited.newUser();
-      for (let i = 0; i < 12; i += 1) await unlimited.as(key).get('/v1/api-keys').expect(200);
+      for (let i = 0; i < 12; i += 1) await unlimited.as(key).get('/v1/accounts').expect(200);
     } finally {
       await unlimited.close();
     }
