@@ -58,7 +58,7 @@ describe('read-your-writes', () => {
   });
 
   it("answers 503 READ_MODEL_FAILED when the write's own read model parks its event, and later writes answer as usual", async () => {
-    // A fault only this one row meets, as a projector bug would: the runner retries it (about 2 s)
+    // A fault only this one row meets, as a projector bug would: the runner retries it (under a second)
     // and parks it, within the read-your-writes bound.
     await t.runtime.database.pool.query(`
       CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$

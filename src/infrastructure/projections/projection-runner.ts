@@ -16,7 +16,7 @@ export { LeaseLostError, ProjectionSupersededError } from './projection-versions
 const BATCH_SIZE = 500;
 const STANDBY_RETRY_MS = 1000;
 /** Waits before each event-by-event pass over a failing batch; an event failing every pass is parked. */
-const PARKING_DELAYS_MS = [100, 400, 1600];
+const PARKING_DELAYS_MS = [50, 200, 500];
 
 /** Where a runner says what it did about events it could not apply, and when it stands down for good. */
 export interface ProjectionLog {
@@ -123,7 +123,7 @@ export class ProjectionRunner {
 
   /** Waits between attempts; stop() ends the wait at once. */
   private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
