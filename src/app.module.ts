@@ -14,6 +14,10 @@ import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
+import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
+import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
+import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
+import { GetTagHandler, ListTagsHandler } from './modules/tags/tag.queries.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
 import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
@@ -25,7 +29,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -47,6 +51,12 @@ export class AppModule {
         ListTransactionsHandler,
         GetTransactionHandler,
         GetTransactionActivityHandler,
+        CreateTagHandler,
+        EditTagHandler,
+        DeleteTagHandler,
+        BulkApplyTagsHandler,
+        ListTagsHandler,
+        GetTagHandler,
       ],
     };
   }

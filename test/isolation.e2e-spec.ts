@@ -19,6 +19,7 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
     return (await a.post('/v1/transactions', { accountId, amount: -12.5, date: '2026-11-20', name: 'A lunch', notes: 'private' }).expect(201)).body.id;
   },
   apiKeyId: async (a) => (await a.post('/v1/api-keys', { name: "A's other key" }).expect(201)).body.id,
+  tagId: async (a) => (await a.post('/v1/tags', { name: "A's tag", color: 'violet' }).expect(201)).body.id,
 };
 /** Path parameters that name public things (a market ticker), not anything of a user's. */
 const NOT_OWNED = new Set(['symbol']);

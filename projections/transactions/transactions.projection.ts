@@ -3,7 +3,7 @@ import { unhandled } from '../../src/core/exhaustive.js';
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
-import { TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
+import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
 import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
 import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
 
@@ -13,9 +13,10 @@ import { createTransactionsTable, type TransactionsTable } from './transactions.
  */
 export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
-  version: 1,
+  // v2: tags applied and removed by events of their own (TagApplied, TagRemoved), and a GIN index on tag_ids.
+  version: 2,
   tables: ['transactions'],
-  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted'],
+  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted', 'TagApplied', 'TagRemoved'],
   createTables: createTransactionsTable,
   async apply(trx, events) {
     let created: Insertable<TransactionsTable>[] = [];
@@ -31,8 +32,10 @@ export const transactionsProjection: ProjectionDefinition = {
     };
     let runType: string | null = null;
     for (const recorded of events) {
-      if (recorded.type !== runType) await flush();
-      runType = recorded.type;
+      // A tag change is an edit of the tag_ids column: it joins the run of edits.
+      const kind = recorded.type === 'TagApplied' || recorded.type === 'TagRemoved' ? 'TransactionEdited' : recorded.type;
+      if (kind !== runType) await flush();
+      runType = kind;
       if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX) && recorded.type === 'AccountDeleted') {
         await trx.deleteFrom('transactions').where('account_id', '=', (recorded.data as AccountDeleted['data']).accountId).execute();
         continue;
@@ -50,6 +53,10 @@ export const transactionsProjection: ProjectionDefinition = {
         case 'TransactionDeleted':
           deleted.push(event.data.transactionId);
           break;
+        case 'TagApplied':
+        case 'TagRemoved':
+          mergeEdit(edited, asTagSetEdit(event), Number(recorded.revision), at);
+          break;
         default:
           unhandled(event);
       }
@@ -57,6 +64,11 @@ export const transactionsProjection: ProjectionDefinition = {
     await flush();
   },
 };
+
+function asTagSetEdit(event: TagApplied | TagRemoved): TransactionEdited {
+  const { transactionId, resultingTagIds, locked } = event.data;
+  return { type: 'TransactionEdited', data: { transactionId, changes: [{ field: 'tagIds', oldValue: [], newValue: resultingTagIds, locked }] } };
+}
 
 function rowOf(event: TransactionCreated, recorded: RecordedEvent, at: Date): Insertable<TransactionsTable> {
   return {

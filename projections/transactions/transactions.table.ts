@@ -57,4 +57,6 @@ export async function createTransactionsTable(db: Kysely<unknown>): Promise<void
   // The list's keyset order: newest first by date, then createdAt, then id.
   await sql`CREATE INDEX transactions_newest_first ON transactions (user_id, date DESC, created_at DESC, id DESC)`.execute(db);
   await sql`CREATE INDEX transactions_by_account ON transactions (account_id, date DESC, created_at DESC, id DESC)`.execute(db);
+  // The tagId filter and each tag's usage count: which transactions carry a tag.
+  await sql`CREATE INDEX transactions_by_tag ON transactions USING gin (tag_ids)`.execute(db);
 }

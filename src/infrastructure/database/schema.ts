@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
+import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 import type { ProjectionLeasesTable } from '../projections/projection-lease.js';
@@ -102,4 +103,5 @@ export interface Database {
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;
   balance_snapshots: BalanceSnapshotsTable;
+  tags: TagsTable;
 }

@@ -8,7 +8,8 @@ import { type CommandContext, type CommandOutcome, handleCommand } from '../../i
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { findLiveAccount } from '../accounts/account.queries.js';
 import { systemCategoriesOf } from '../categories/user-categories.js';
-import { unknownTagIds } from '../tags/tag-directory.js';
+import { detachTagsDeletedMeanwhile, laterPosition, tagIdsAppliedBy } from '../tags/deleted-tag-guard.js';
+import { unusableTagIds, unusableTagMessage } from '../tags/tag-directory.js';
 import { type TransactionEvent, type TransactionState, transactionStreamId } from './transaction.js';
 import { type TransactionCommand, transactionDecider } from './transaction.decider.js';
 
@@ -47,7 +48,9 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
       if (!listed) throw new NotFoundError('Transaction');
       await this.checkReferences(context.userId, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
     }
-    return handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
+    const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
+    const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
+    return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
   }
 
   private async checkReferences(userId: string, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
@@ -55,8 +58,12 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     if (categoryId !== null && !systemCategoriesOf(userId).has(categoryId)) {
       issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['categoryId'] });
     }
-    const unknown = tagIds.length > 0 ? await unknownTagIds(this.store, userId, tagIds) : [];
-    for (const tagId of unknown) issues.push({ code: 'custom', message: `tag ${tagId} is not one of your tags`, path: ['tagIds', tagIds.indexOf(tagId)] });
+    // Unknown, deleted, another user's or archived: each refused at its own element's path.
+    const unusable = await unusableTagIds(this.db, userId, tagIds);
+    tagIds.forEach((tagId, index) => {
+      const reason = unusable.get(tagId);
+      if (reason) issues.push({ code: 'custom', message: unusableTagMessage(tagId, reason), path: ['tagIds', index] });
+    });
     if (issues.length > 0) throw new ValidationFailedError(issues);
   }
 }

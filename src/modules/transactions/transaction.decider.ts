@@ -19,7 +19,12 @@ export type TransactionPatch = { [Field in EditableField]?: EditableValues[Field
 export type TransactionCommand =
   | { type: 'CreateTransaction'; data: TransactionCreated['data'] }
   | { type: 'EditTransaction'; transactionId: string; patch: TransactionPatch }
-  | { type: 'DeleteTransaction'; transactionId: string };
+  | { type: 'DeleteTransaction'; transactionId: string }
+  /**
+   * Bulk apply (`lock: true`: the user's write) or a deleted tag's fan-out (`lock: false`: the
+   * lock stays as it was). Only a change of the set is recorded, so repeating it adds nothing.
+   */
+  | { type: 'ChangeTransactionTags'; transactionId: string; add: string[]; remove: string[]; lock: boolean };
 
 export function decideTransaction(command: TransactionCommand, state: TransactionState): TransactionEvent[] {
   switch (command.type) {
@@ -28,8 +33,20 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       return [{ type: 'TransactionCreated', data: command.data }];
     case 'EditTransaction': {
       if (state.status !== 'live' || !state.current || !state.original) throw new NotFoundError('Transaction');
-      const changes = EDITABLE_FIELDS.flatMap((field) => changeOf(field, command.patch, state));
-      return changes.length === 0 ? [] : [{ type: 'TransactionEdited', data: { transactionId: command.transactionId, changes } }];
+      // Tags have events of their own (TagApplied / TagRemoved); every other field is an edit.
+      const changes = EDITABLE_FIELDS.filter((field) => field !== 'tagIds').flatMap((field) => changeOf(field, command.patch, state));
+      const edited: TransactionEvent[] = changes.length === 0 ? [] : [{ type: 'TransactionEdited', data: { transactionId: command.transactionId, changes } }];
+      const tagIds = command.patch.tagIds;
+      if (tagIds === undefined) return edited;
+      const restoring = tagIds === null;
+      return [...edited, ...tagEvents(command.transactionId, state, restoring ? state.original.tagIds : tagIds, !restoring)];
+    }
+    case 'ChangeTransactionTags': {
+      // Skipped, not refused: a bulk apply names transactions that may have gone meanwhile.
+      if (state.status !== 'live' || !state.current) return [];
+      const target = [...state.current.tagIds.filter((tagId) => !command.remove.includes(tagId)), ...command.add];
+      if (sameSet(target, state.current.tagIds)) return [];
+      return tagEvents(command.transactionId, state, target, command.lock || state.locked.has('tagIds'));
     }
     case 'DeleteTransaction':
       // Idempotent, and provider-managed transactions are the provider's to remove.
@@ -51,6 +68,28 @@ function changeOf(field: EditableField, patch: TransactionPatch, state: Transact
   const locked = !restoring;
   if (sameValue(current[field], newValue) && state.locked.has(field) === locked) return [];
   return [{ field, oldValue: current[field], newValue, locked }];
+}
+
+/**
+ * From the current set to `target`: a TagRemoved for what leaves, then a TagApplied for what
+ * comes, each with the set after it; a write that changes only the lock is a TagApplied of none.
+ */
+function tagEvents(transactionId: string, state: TransactionState, target: readonly string[], locked: boolean): TransactionEvent[] {
+  const current = (state.current as EditableValues).tagIds;
+  const wanted = [...new Set(target)].sort();
+  const removed = current.filter((tagId) => !wanted.includes(tagId));
+  const applied = wanted.filter((tagId) => !current.includes(tagId));
+  const events: TransactionEvent[] = [];
+  if (removed.length > 0) events.push({ type: 'TagRemoved', data: { transactionId, tagIds: removed, resultingTagIds: current.filter((tagId) => wanted.includes(tagId)).sort(), locked } });
+  if (applied.length > 0 || (removed.length === 0 && state.locked.has('tagIds') !== locked)) {
+    events.push({ type: 'TagApplied', data: { transactionId, tagIds: applied, resultingTagIds: wanted, locked } });
+  }
+  return events;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  return left.size === new Set(b).size && b.every((item) => left.has(item));
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 import { systemCategoriesOf } from '../categories/user-categories.js';
+import type { TagSummary } from '../tags/tag-directory.js';
 import type { CounterpartyResponse, TransactionResponse } from './http/transaction.responses.js';
 
 export type TransactionRow = Selectable<TransactionsTable> & {
@@ -10,7 +11,9 @@ export type TransactionRow = Selectable<TransactionsTable> & {
   institution_name: string | null;
 };
 
-export function toTransactionResponse(userId: string, row: TransactionRow): TransactionResponse {
+/** `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even before its fan-out has run. */
+export function toTransactionResponse(userId: string, row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
+  const tags = row.tag_ids.flatMap((tagId) => liveTags.get(tagId) ?? []);
   const category = row.category_id ? systemCategoriesOf(userId).get(row.category_id) : undefined;
   return {
     id: row.id,
@@ -39,7 +42,8 @@ export function toTransactionResponse(userId: string, row: TransactionRow): Tran
     pending: row.pending,
     linkAccountId: row.link_account_id,
     source: row.source,
-    tagIds: row.tag_ids,
+    tagIds: tags.map((tag) => tag.id),
+    tags: tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color })),
     website: row.website,
   };
 }

@@ -5,6 +5,7 @@ import { NotFoundError, invalid } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { categoryIdsInGroups } from '../categories/user-categories.js';
+import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
 import { decodeCursor, encodeCursor } from './transaction-cursor.js';
 import { toTransactionResponse } from './transaction.mapper.js';
@@ -12,6 +13,7 @@ import { toTransactionResponse } from './transaction.mapper.js';
 export interface TransactionListFilter {
   readonly accountIds: readonly string[];
   readonly categoryGroups: readonly string[];
+  readonly tagId?: string;
   readonly startDate?: string;
   readonly endDate?: string;
   readonly cursor?: string;
@@ -63,6 +65,13 @@ export function listTransactionsQuery(db: Kysely<Database>, userId: string, filt
     const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
     query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
   }
+  if (filter.tagId) {
+    // The GIN index on tag_ids finds the carriers; a deleted tag is carried by nothing any more.
+    const tagId = filter.tagId;
+    query = query
+      .where(sql<boolean>`t.tag_ids @> ARRAY[${tagId}]::uuid[]`)
+      .where((eb) => eb.exists(eb.selectFrom('tags as ft').select('ft.id').where('ft.id', '=', tagId).where('ft.user_id', '=', userId).where('ft.deleted_at', 'is', null)));
+  }
   if (filter.startDate) query = query.where('t.date', '>=', filter.startDate);
   if (filter.endDate) query = query.where('t.date', '<=', filter.endDate);
   if (filter.cursor) {
@@ -80,9 +89,10 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
     const rows = await listTransactionsQuery(this.db, userId, filter).execute();
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
+    const liveTags = await liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids));
     const hasMore = rows.length > filter.limit;
     return {
-      transactions: page.map((row) => toTransactionResponse(userId, row)),
+      transactions: page.map((row) => toTransactionResponse(userId, row, liveTags)),
       hasMore,
       nextCursor: hasMore && last ? encodeCursor(userId, { date: last.date, createdAt: last.created_at.toISOString(), id: last.id }) : null,
     };
@@ -96,7 +106,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction> {
   async execute({ userId, transactionId }: GetTransaction): Promise<TransactionResponse> {
     const row = await selectTransactions(this.db, userId).where('t.id', '=', transactionId).executeTakeFirst();
     if (!row) throw new NotFoundError('Transaction');
-    return toTransactionResponse(userId, row);
+    return toTransactionResponse(userId, row, await liveTagsById(this.db, userId, row.tag_ids));
   }
 }
 

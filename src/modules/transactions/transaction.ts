@@ -59,7 +59,15 @@ export interface FieldChange<Field extends EditableField = EditableField> {
 export type TransactionEdited = DomainEvent<'TransactionEdited', { transactionId: string; changes: FieldChange[] }>;
 export type TransactionDeleted = DomainEvent<'TransactionDeleted', { transactionId: string; accountId: string }>;
 
-export type TransactionEvent = TransactionCreated | TransactionEdited | TransactionDeleted;
+/**
+ * Tags put on (`TagApplied`) or taken off (`TagRemoved`) a transaction: `tagIds` the ones that
+ * changed, `resultingTagIds` the whole set afterwards (sorted), `locked` whether the `tags` field
+ * is the user's afterwards. Older streams carry tag changes as `TransactionEdited` of `tagIds`.
+ */
+export type TagApplied = DomainEvent<'TagApplied', { transactionId: string; tagIds: string[]; resultingTagIds: string[]; locked: boolean }>;
+export type TagRemoved = DomainEvent<'TagRemoved', { transactionId: string; tagIds: string[]; resultingTagIds: string[]; locked: boolean }>;
+
+export type TransactionEvent = TransactionCreated | TransactionEdited | TransactionDeleted | TagApplied | TagRemoved;
 
 export interface TransactionState {
   readonly status: 'absent' | 'live' | 'deleted';
@@ -99,6 +107,14 @@ export function evolveTransaction(state: TransactionState, event: TransactionEve
     }
     case 'TransactionDeleted':
       return { ...state, status: 'deleted' };
+    case 'TagApplied':
+    case 'TagRemoved': {
+      if (!state.current) return state;
+      const locked = new Set(state.locked);
+      if (event.data.locked) locked.add('tagIds');
+      else locked.delete('tagIds');
+      return { ...state, current: { ...state.current, tagIds: event.data.resultingTagIds }, locked };
+    }
     default: {
       unhandled(event);
       return state;

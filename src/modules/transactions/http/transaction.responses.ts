@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { TAG_COLORS } from '../../tags/tag.js';
 import { LOCKED_FIELD_OF, PAYMENT_CHANNELS } from '../transaction.js';
 
 const LOCKED_FIELDS = Object.values(LOCKED_FIELD_OF);
@@ -22,6 +23,12 @@ export class TransactionCategoryResponse {
   @ApiProperty({ type: 'string', nullable: true }) systemKey!: string | null;
   @ApiProperty() groupName!: string;
   @ApiProperty({ type: 'string', nullable: true }) groupSystemKey!: string | null;
+}
+
+export class TransactionTagResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: TAG_COLORS }) color!: string;
 }
 
 export class CounterpartyResponse {
@@ -59,6 +66,7 @@ export class TransactionResponse {
   @ApiProperty({ type: 'string', nullable: true }) linkAccountId!: string | null;
   @ApiProperty({ enum: ['bank_link', 'manual'] }) source!: string;
   @ApiProperty({ type: [String], format: 'uuid' }) tagIds!: string[];
+  @ApiProperty({ type: [TransactionTagResponse], description: 'The tags of tagIds as they are now (a rename shows at once); deleted tags are never shown.' }) tags!: TransactionTagResponse[];
   @ApiProperty({ type: 'string', nullable: true }) website!: string | null;
 }
 
