@@ -1,6 +1,7 @@
 import type { ProjectionDefinition } from '../src/infrastructure/projections/projection.js';
 import { accountsProjection } from './accounts/accounts.projection.js';
 import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshots.projection.js';
+import { categoriesProjection } from './categories/categories.projection.js';
 import { tagsProjection } from './tags/tags.projection.js';
 import { transactionActivityProjection } from './transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from './transactions/transactions.projection.js';
@@ -12,4 +13,5 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   transactionActivityProjection,
   balanceSnapshotsProjection,
   tagsProjection,
+  categoriesProjection,
 ];

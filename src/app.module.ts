@@ -12,6 +12,10 @@ import { ExecuteAccountCommandHandler } from './modules/accounts/account.command
 import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
+import { CategoriesHttpController } from './modules/categories/http/categories.http-controller.js';
+import { CategoryDirectory } from './modules/categories/category-directory.js';
+import { ExecuteCategoryTaxonomyCommandHandler } from './modules/categories/category.commands.js';
+import { GetCategoryGroupHandler, GetCategoryHandler, ListCategoriesHandler } from './modules/categories/category.queries.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
 import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
@@ -29,7 +33,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -57,6 +61,11 @@ export class AppModule {
         BulkApplyTagsHandler,
         ListTagsHandler,
         GetTagHandler,
+        CategoryDirectory,
+        ExecuteCategoryTaxonomyCommandHandler,
+        ListCategoriesHandler,
+        GetCategoryHandler,
+        GetCategoryGroupHandler,
       ],
     };
   }

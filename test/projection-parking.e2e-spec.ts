@@ -76,6 +76,8 @@ describe('an event the transactions projector cannot apply', () => {
       transactions: { status: 'parked', parked: 1 },
       'transaction-activity': { status: 'ok', parked: 0 },
       'balance-snapshots': { status: 'ok', parked: 0 },
+      categories: { status: 'ok', parked: 0 },
+      tags: { status: 'ok', parked: 0 },
     });
 
     const [parked] = await listParkedEvents(t.runtime.database.db);

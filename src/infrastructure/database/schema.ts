@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
+import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
 import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
@@ -104,4 +105,7 @@ export interface Database {
   transaction_activity: TransactionActivityTable;
   balance_snapshots: BalanceSnapshotsTable;
   tags: TagsTable;
+  category_taxonomies: CategoryTaxonomiesTable;
+  category_groups: CategoryGroupsTable;
+  categories: CategoriesTable;
 }

@@ -7,7 +7,7 @@ import type { EventStore } from '../../infrastructure/event-store/event-store.po
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { findLiveAccount } from '../accounts/account.queries.js';
-import { systemCategoriesOf } from '../categories/user-categories.js';
+import { CategoryDirectory } from '../categories/category-directory.js';
 import { detachTagsDeletedMeanwhile, laterPosition, tagIdsAppliedBy } from '../tags/deleted-tag-guard.js';
 import { unusableTagIds, unusableTagMessage } from '../tags/tag-directory.js';
 import { type TransactionEvent, type TransactionState, transactionStreamId } from './transaction.js';
@@ -34,6 +34,7 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
+    private readonly categories: CategoryDirectory,
   ) {}
 
   async execute({ transactionId, command, context }: ExecuteTransactionCommand): Promise<TransactionOutcome> {
@@ -41,21 +42,23 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
       const account = await findLiveAccount(this.db, context.userId, command.data.accountId);
       if (!account) throw new NotFoundError('Account');
       if (account.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Transactions can be created only in manual accounts; this one is synced from its provider.');
-      await this.checkReferences(context.userId, command.data.categoryId, command.data.tagIds);
+      await this.checkReferences(context, command.data.categoryId, command.data.tagIds);
     } else if (command.type === 'EditTransaction') {
       // The list is the truth of what is editable: a transaction whose account was deleted left it.
       const listed = await this.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', context.userId).executeTakeFirst();
       if (!listed) throw new NotFoundError('Transaction');
-      await this.checkReferences(context.userId, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
+      await this.checkReferences(context, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
     }
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
     return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
   }
 
-  private async checkReferences(userId: string, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
+  private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
+    const userId = context.userId;
     const issues: ValidationIssue[] = [];
-    if (categoryId !== null && !systemCategoriesOf(userId).has(categoryId)) {
+    // Hidden categories stay assignable; the taxonomy is seeded first if this is its first use.
+    if (categoryId !== null && !(await this.categories.isCategoryOf(context, categoryId))) {
       issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['categoryId'] });
     }
     // Unknown, deleted, another user's or archived: each refused at its own element's path.

@@ -2,19 +2,24 @@ import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 import { systemCategoriesOf } from '../categories/user-categories.js';
 import type { TagSummary } from '../tags/tag-directory.js';
-import type { CounterpartyResponse, TransactionResponse } from './http/transaction.responses.js';
+import type { CounterpartyResponse, TransactionCategoryResponse, TransactionResponse } from './http/transaction.responses.js';
 
 export type TransactionRow = Selectable<TransactionsTable> & {
   account_name: string;
   account_type: string;
   account_subtype: string | null;
   institution_name: string | null;
+  category_name: string | null;
+  category_icon_key: string | null;
+  category_system_key: string | null;
+  category_group_id: string | null;
+  category_group_name: string | null;
+  category_group_system_key: string | null;
 };
 
 /** `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even before its fan-out has run. */
 export function toTransactionResponse(userId: string, row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
   const tags = row.tag_ids.flatMap((tagId) => liveTags.get(tagId) ?? []);
-  const category = row.category_id ? systemCategoriesOf(userId).get(row.category_id) : undefined;
   return {
     id: row.id,
     accountId: row.account_id,
@@ -25,9 +30,7 @@ export function toTransactionResponse(userId: string, row: TransactionRow, liveT
     amount: Number(row.amount),
     authorizedDate: row.authorized_date,
     date: row.date,
-    category: category
-      ? { id: category.id, name: category.name, iconKey: category.iconKey, systemKey: category.systemKey, groupName: category.groupName, groupSystemKey: category.groupSystemKey }
-      : null,
+    category: categoryOf(userId, row),
     counterparties: row.counterparties as CounterpartyResponse[] | null,
     institutionLogo: null,
     institutionName: row.institution_name,
@@ -46,4 +49,26 @@ export function toTransactionResponse(userId: string, row: TransactionRow, liveT
     tags: tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color })),
     website: row.website,
   };
+}
+
+/**
+ * The category as the categories read model has it now; for a user whose taxonomy is not seeded
+ * yet (transactions that predate seeding), the system category as seeded, which nothing has edited.
+ */
+function categoryOf(userId: string, row: TransactionRow): TransactionCategoryResponse | null {
+  if (!row.category_id) return null;
+  if (row.category_name !== null && row.category_group_id !== null) {
+    return {
+      id: row.category_id,
+      name: row.category_name,
+      iconKey: row.category_icon_key ?? '',
+      systemKey: row.category_system_key,
+      groupId: row.category_group_id,
+      groupName: row.category_group_name ?? '',
+      groupSystemKey: row.category_group_system_key,
+    };
+  }
+  const seeded = systemCategoriesOf(userId).get(row.category_id);
+  if (!seeded) return null;
+  return { id: seeded.id, name: seeded.name, iconKey: seeded.iconKey, systemKey: seeded.systemKey, groupId: seeded.groupId, groupName: seeded.groupName, groupSystemKey: seeded.groupSystemKey };
 }

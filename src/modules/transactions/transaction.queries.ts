@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { NotFoundError, invalid } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { isTaxonomySeeded } from '../categories/category-directory.js';
 import { categoryIdsInGroups } from '../categories/user-categories.js';
 import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
@@ -13,6 +14,7 @@ import { toTransactionResponse } from './transaction.mapper.js';
 export interface TransactionListFilter {
   readonly accountIds: readonly string[];
   readonly categoryGroups: readonly string[];
+  readonly categoryId?: string;
   readonly tagId?: string;
   readonly startDate?: string;
   readonly endDate?: string;
@@ -53,17 +55,35 @@ export function selectTransactions(db: Kysely<Database>, userId: string) {
     .innerJoin('accounts as a', 'a.id', 't.account_id')
     .selectAll('t')
     .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name'])
+    // The category is joined at read time, so a rename or a move shows on every transaction at once (decision 0011).
+    .leftJoin('categories as c', (join) => join.onRef('c.id', '=', 't.category_id').onRef('c.user_id', '=', 't.user_id'))
+    .leftJoin('category_groups as g', 'g.id', 'c.group_id')
+    .select(['c.name as category_name', 'c.icon_key as category_icon_key', 'c.system_key as category_system_key', 'c.group_id as category_group_id'])
+    .select(['g.name as category_group_name', 'g.system_key as category_group_system_key'])
     .where('t.user_id', '=', userId);
 }
 
 /** One keyset page (plus one row, to know whether more follow), newest first. */
-export function listTransactionsQuery(db: Kysely<Database>, userId: string, filter: TransactionListFilter) {
+export function listTransactionsQuery(db: Kysely<Database>, userId: string, filter: TransactionListFilter, seeded = true) {
   if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) throw invalid(['startDate'], 'startDate must not be after endDate');
   let query = selectTransactions(db, userId);
   if (filter.accountIds.length > 0) query = query.where('t.account_id', 'in', filter.accountIds);
+  if (filter.categoryId) query = query.where('t.category_id', '=', filter.categoryId);
   if (filter.categoryGroups.length > 0) {
-    const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
-    query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
+    if (seeded) {
+      // Through the read model: a category moved to another group follows it.
+      const inGroups = db
+        .selectFrom('categories as fc')
+        .innerJoin('category_groups as fg', 'fg.id', 'fc.group_id')
+        .select('fc.id')
+        .where('fc.user_id', '=', userId)
+        .where('fg.system_key', 'in', filter.categoryGroups);
+      query = query.where('t.category_id', 'in', inGroups);
+    } else {
+      // Not seeded yet: nothing was ever moved, so the taxonomy as seeded says it.
+      const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
+      query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
+    }
   }
   if (filter.tagId) {
     // The GIN index on tag_ids finds the carriers; a deleted tag is carried by nothing any more.
@@ -86,7 +106,8 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, filter }: ListTransactions): Promise<TransactionPageResponse> {
-    const rows = await listTransactionsQuery(this.db, userId, filter).execute();
+    const seeded = filter.categoryGroups.length === 0 || (await isTaxonomySeeded(this.db, userId));
+    const rows = await listTransactionsQuery(this.db, userId, filter, seeded).execute();
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
     const liveTags = await liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids));

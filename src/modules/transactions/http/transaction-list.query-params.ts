@@ -19,6 +19,11 @@ export class TransactionListQuery extends DateRangeQuery {
   @IsIn(CATEGORY_GROUP_KEYS, { each: true })
   categoryGroup?: string[];
 
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions in this category of yours.' })
+  @IsOptional()
+  @IsUUID()
+  categoryId?: string;
+
   @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions carrying this tag of yours.' })
   @IsOptional()
   @IsUUID()

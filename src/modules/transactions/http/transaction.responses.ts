@@ -21,6 +21,7 @@ export class TransactionCategoryResponse {
   @ApiProperty() name!: string;
   @ApiProperty() iconKey!: string;
   @ApiProperty({ type: 'string', nullable: true }) systemKey!: string | null;
+  @ApiProperty({ format: 'uuid', description: 'The group the category is in now.' }) groupId!: string;
   @ApiProperty() groupName!: string;
   @ApiProperty({ type: 'string', nullable: true }) groupSystemKey!: string | null;
 }

@@ -45,6 +45,7 @@ export class TransactionsHttpController {
       new ListTransactions(principal.user.id, {
         accountIds: (query.accountId ?? []).map((id) => id.toLowerCase()),
         categoryGroups: query.categoryGroup ?? [],
+        categoryId: query.categoryId?.toLowerCase(),
         tagId: query.tagId?.toLowerCase(),
         startDate: query.startDate,
         endDate: query.endDate,

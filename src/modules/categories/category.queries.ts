@@ -1,0 +1,86 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import type { Kysely, Selectable } from 'kysely';
+import type { CategoriesTable, CategoryGroupsTable } from '../../../projections/categories/categories.table.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import type { CategoryGroupResponse, CategoryListResponse, CategoryResponse } from './http/category.responses.js';
+
+export class ListCategories extends Query<CategoryListResponse> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+export class GetCategory extends Query<CategoryResponse> {
+  constructor(
+    readonly userId: string,
+    readonly categoryId: string,
+  ) {
+    super();
+  }
+}
+
+export class GetCategoryGroup extends Query<CategoryGroupResponse> {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListCategories)
+export class ListCategoriesHandler implements IQueryHandler<ListCategories> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId }: ListCategories): Promise<CategoryListResponse> {
+    const [categories, groups] = await Promise.all([
+      this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).orderBy('order').orderBy('name').orderBy('id').execute(),
+      this.db.selectFrom('category_groups').selectAll().where('user_id', '=', userId).orderBy('order').orderBy('name').orderBy('id').execute(),
+    ]);
+    return { categories: categories.map(toCategoryResponse), groups: groups.map(toCategoryGroupResponse) };
+  }
+}
+
+@QueryHandler(GetCategory)
+export class GetCategoryHandler implements IQueryHandler<GetCategory> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, categoryId }: GetCategory): Promise<CategoryResponse> {
+    const row = await this.db.selectFrom('categories').selectAll().where('id', '=', categoryId).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw new NotFoundError('Category');
+    return toCategoryResponse(row);
+  }
+}
+
+@QueryHandler(GetCategoryGroup)
+export class GetCategoryGroupHandler implements IQueryHandler<GetCategoryGroup> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, groupId }: GetCategoryGroup): Promise<CategoryGroupResponse> {
+    const row = await this.db.selectFrom('category_groups').selectAll().where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw new NotFoundError('Category group');
+    return toCategoryGroupResponse(row);
+  }
+}
+
+function toCategoryResponse(row: Selectable<CategoriesTable>): CategoryResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    iconKey: row.icon_key,
+    groupId: row.group_id,
+    hidden: row.hidden,
+    excludeFromInsights: row.exclude_from_insights,
+    order: row.order,
+    systemKey: row.system_key,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function toCategoryGroupResponse(row: Selectable<CategoryGroupsTable>): CategoryGroupResponse {
+  return { id: row.id, name: row.name, order: row.order, systemKey: row.system_key, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
+}
