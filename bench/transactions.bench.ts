@@ -53,7 +53,9 @@ async function main(): Promise<void> {
     const account = (await (await fetch(`${base}/v1/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench', type: 'bank', subtype: 'checking', currentBalance: 0 }) })).json()) as { id: string };
 
     const seedStarted = Date.now();
-    await seedTransactionEvents(database.pool, user.id, account.id, transactions, (done) => process.stdout.write(`\rseeding ${done}/${transactions} events`));
+    // Seeds the user's category taxonomy, so every seeded transaction's category joins a row.
+    const categoryIds = (((await (await fetch(`${base}/v1/categories`, { headers: auth })).json()) as { categories: Array<{ id: string }> }).categories).map((category) => category.id);
+    await seedTransactionEvents(database.pool, user.id, account.id, categoryIds, transactions, (done) => process.stdout.write(`\rseeding ${done}/${transactions} events`));
     // A bulk load outruns autovacuum: without statistics the planner may scan the whole log per read.
     await database.pool.query('ANALYZE events');
     await waitFor(async () => {
