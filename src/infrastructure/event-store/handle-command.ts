@@ -58,7 +58,8 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   }
 }
 
-function metadataFor(context: CommandContext): EventMetadata {
+/** The metadata every event appended on behalf of `context` carries. */
+export function metadataFor(context: CommandContext): EventMetadata {
   return {
     userId: context.userId,
     actor: context.actor,

@@ -1,5 +1,5 @@
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
-import { type CommandContext, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { type CommandContext, handleCommand, metadataFor } from '../../infrastructure/event-store/handle-command.js';
 import { DomainRuleError } from '../../core/errors.js';
 import { WrongExpectedRevisionError } from '../../core/events.js';
 import { foldEvents } from '../../core/decider.js';
@@ -26,7 +26,7 @@ export async function claimTagName(store: EventStore, tagId: string, name: strin
     if (events.length === 0) return;
     const expected = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;
     try {
-      await store.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata: metadataOf(context) })), expected);
+      await store.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata: metadataFor(context) })), expected);
       return;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
@@ -45,16 +45,4 @@ async function holds(store: EventStore, holderId: string, name: string, claimedA
   if (history.length === 0) return claimedAt !== undefined && now.getTime() - new Date(claimedAt).getTime() < CREATION_GRACE_MS;
   const holder = foldEvents(tagDecider, history);
   return holder.status === 'live' && holder.name !== null && tagNameKey(holder.name) === tagNameKey(name);
-}
-
-function metadataOf(context: CommandContext) {
-  return {
-    userId: context.userId,
-    actor: context.actor,
-    requestId: context.requestId,
-    causationId: context.causationId ?? context.requestId,
-    correlationId: context.correlationId ?? context.requestId,
-    occurredAt: context.now.toISOString(),
-    schemaVersion: 1,
-  };
 }
