@@ -1,0 +1,57 @@
+import type { Decider } from '../../../core/decider.js';
+import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
+import { unhandled } from '../../../core/exhaustive.js';
+import { evolveLinkItem, initialLinkItemState, type LinkItemError, type LinkItemEvent, type LinkItemLinked, type LinkItemState } from './link-item.js';
+
+/**
+ * Commands on one link item. The state changes a provider reports (login required, errored,
+ * repaired, pending disconnect, new accounts) are recorded only when they change something, so a
+ * webhook delivered twice appends nothing the second time.
+ */
+export type LinkItemCommand =
+  | { type: 'LinkItem'; data: LinkItemLinked['data'] }
+  | { type: 'RecordLoginRequired'; linkItemUuid: string; error: LinkItemError }
+  | { type: 'RecordItemError'; linkItemUuid: string; error: LinkItemError }
+  | { type: 'RecordLoginRepaired'; linkItemUuid: string }
+  | { type: 'RecordPendingDisconnect'; linkItemUuid: string; disconnectAt: string }
+  | { type: 'RecordNewAccountsAvailable'; linkItemUuid: string }
+  | { type: 'DisconnectLinkItem'; linkItemUuid: string };
+
+export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): LinkItemEvent[] {
+  if (command.type === 'LinkItem') {
+    if (state.status !== 'absent') throw new DomainRuleError('LINK_ITEM_EXISTS', 'This item is already linked.', 409);
+    return [{ type: 'LinkItemLinked', data: command.data }];
+  }
+  if (state.status === 'absent') throw new NotFoundError('Link item');
+  // A disconnected item no longer follows its provider: late webhooks change nothing, a second disconnect is a no-op.
+  if (state.status === 'disconnected') return [];
+  const linkItemUuid = command.linkItemUuid;
+  switch (command.type) {
+    case 'RecordLoginRequired':
+      return state.needsReauth && sameError(state.error, command.error) ? [] : [{ type: 'LinkItemLoginRequired', data: { linkItemUuid, error: command.error } }];
+    case 'RecordItemError':
+      return state.needsReauth && sameError(state.error, command.error) ? [] : [{ type: 'LinkItemErrored', data: { linkItemUuid, error: command.error } }];
+    case 'RecordLoginRepaired':
+      return state.needsReauth ? [{ type: 'LinkItemLoginRepaired', data: { linkItemUuid } }] : [];
+    case 'RecordPendingDisconnect':
+      return state.pendingDisconnectAt === command.disconnectAt ? [] : [{ type: 'LinkItemPendingDisconnect', data: { linkItemUuid, disconnectAt: command.disconnectAt } }];
+    case 'RecordNewAccountsAvailable':
+      return state.newAccountsAvailable ? [] : [{ type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } }];
+    case 'DisconnectLinkItem':
+      return [{ type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: state.linkItemId ?? '', accountIds: [...state.accountIds] } }];
+    default: {
+      unhandled(command);
+      throw new Error(`Unknown link item command ${(command as { type: string }).type}`);
+    }
+  }
+}
+
+function sameError(a: LinkItemError | null, b: LinkItemError): boolean {
+  return a !== null && a.errorCode === b.errorCode && a.errorMessage === b.errorMessage;
+}
+
+export const linkItemDecider: Decider<LinkItemCommand, LinkItemEvent, LinkItemState> = {
+  decide: decideLinkItem,
+  evolve: evolveLinkItem,
+  initialState: initialLinkItemState,
+};

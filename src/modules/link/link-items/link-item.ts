@@ -1,0 +1,140 @@
+import { unhandled } from '../../../core/exhaustive.js';
+import type { DomainEvent } from '../../../core/events.js';
+import { nameBasedId } from '../../../core/ids.js';
+import type { AccountType } from '../../accounts/account.js';
+
+/** A provider account as the service keeps it: the provider's fields beside the service's own id, type and subtype. */
+export interface LinkedAccountData {
+  /** The service's UUID for the account (name-based: the same user, item and provider account give the same id). */
+  readonly accountId: string;
+  readonly linkAccountId: string;
+  readonly name: string;
+  readonly officialName: string | null;
+  readonly mask: string | null;
+  /** The provider's own type and subtype, as it sent them. */
+  readonly providerType: string;
+  readonly providerSubtype: string | null;
+  /** Mapped into the service's vocabulary (`SUBTYPES_BY_TYPE`). */
+  readonly type: AccountType;
+  readonly subtype: string | null;
+  readonly currency: string;
+  /** Decimal strings, signed as the port says: liabilities negative. */
+  readonly balances: { readonly current: string | null; readonly available: string | null; readonly limit: string | null };
+}
+
+export interface LinkInstitution {
+  readonly id: string;
+  readonly name: string;
+  readonly logo: string | null;
+  readonly url: string | null;
+}
+
+export interface LinkItemError {
+  readonly errorCode: string;
+  readonly errorMessage: string;
+}
+
+export type LinkItemLinked = DomainEvent<
+  'LinkItemLinked',
+  {
+    linkItemUuid: string;
+    /** The provider's item id: `linkItemId` everywhere in the API. */
+    linkItemId: string;
+    provider: string;
+    institution: LinkInstitution;
+    accounts: LinkedAccountData[];
+    availableProducts: string[];
+    billedProducts: string[];
+  }
+>;
+export type LinkItemLoginRequired = DomainEvent<'LinkItemLoginRequired', { linkItemUuid: string; error: LinkItemError }>;
+export type LinkItemErrored = DomainEvent<'LinkItemErrored', { linkItemUuid: string; error: LinkItemError }>;
+export type LinkItemLoginRepaired = DomainEvent<'LinkItemLoginRepaired', { linkItemUuid: string }>;
+export type LinkItemPendingDisconnect = DomainEvent<'LinkItemPendingDisconnect', { linkItemUuid: string; disconnectAt: string }>;
+export type LinkItemNewAccountsAvailable = DomainEvent<'LinkItemNewAccountsAvailable', { linkItemUuid: string }>;
+/** The item and its accounts leave every list; `accountIds` lets read models drop them without the item's history. */
+export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkItemUuid: string; linkItemId: string; accountIds: string[] }>;
+
+export type LinkItemEvent =
+  | LinkItemLinked
+  | LinkItemLoginRequired
+  | LinkItemErrored
+  | LinkItemLoginRepaired
+  | LinkItemPendingDisconnect
+  | LinkItemNewAccountsAvailable
+  | LinkItemDisconnected;
+
+export const LINK_ITEM_EVENT_TYPES: readonly LinkItemEvent['type'][] = [
+  'LinkItemLinked',
+  'LinkItemLoginRequired',
+  'LinkItemErrored',
+  'LinkItemLoginRepaired',
+  'LinkItemPendingDisconnect',
+  'LinkItemNewAccountsAvailable',
+  'LinkItemDisconnected',
+];
+
+export interface LinkItemState {
+  readonly status: 'absent' | 'linked' | 'disconnected';
+  readonly linkItemId: string | null;
+  readonly accountIds: readonly string[];
+  readonly needsReauth: boolean;
+  readonly error: LinkItemError | null;
+  readonly newAccountsAvailable: boolean;
+  readonly pendingDisconnectAt: string | null;
+}
+
+export const initialLinkItemState = (): LinkItemState => ({
+  status: 'absent',
+  linkItemId: null,
+  accountIds: [],
+  needsReauth: false,
+  error: null,
+  newAccountsAvailable: false,
+  pendingDisconnectAt: null,
+});
+
+export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): LinkItemState {
+  switch (event.type) {
+    case 'LinkItemLinked':
+      return { ...initialLinkItemState(), status: 'linked', linkItemId: event.data.linkItemId, accountIds: event.data.accounts.map((account) => account.accountId) };
+    case 'LinkItemLoginRequired':
+    case 'LinkItemErrored':
+      return { ...state, needsReauth: true, error: event.data.error };
+    case 'LinkItemLoginRepaired':
+      return { ...state, needsReauth: false, error: null };
+    case 'LinkItemPendingDisconnect':
+      return { ...state, pendingDisconnectAt: event.data.disconnectAt };
+    case 'LinkItemNewAccountsAvailable':
+      return { ...state, newAccountsAvailable: true };
+    case 'LinkItemDisconnected':
+      return { ...state, status: 'disconnected' };
+    default: {
+      unhandled(event);
+      return state;
+    }
+  }
+}
+
+export const LINK_ITEM_STREAM_PREFIX = 'link-item-';
+
+export function linkItemStreamId(linkItemUuid: string): string {
+  return `${LINK_ITEM_STREAM_PREFIX}${linkItemUuid}`;
+}
+
+const LINK_ITEM_NAMESPACE = '5b0f3a4e-6c1d-4f4b-9a57-0c6a1e2d8b01';
+const LINKED_ACCOUNT_NAMESPACE = '9e2c7d10-3b5a-4c8e-8f61-2d4b6a8c0e13';
+
+/**
+ * The service's id of a user's item: name-based on (user, provider item id), so a path's
+ * `linkItemId` names the stream without a lookup, and another user's item is a stream this user
+ * does not have.
+ */
+export function linkItemUuidOf(userId: string, linkItemId: string): string {
+  return nameBasedId(LINK_ITEM_NAMESPACE, `${userId}\n${linkItemId}`);
+}
+
+/** A linked account's stable id: the same user, item and provider account always give the same one. */
+export function linkedAccountIdOf(userId: string, linkItemId: string, linkAccountId: string): string {
+  return nameBasedId(LINKED_ACCOUNT_NAMESPACE, `${userId}\n${linkItemId}\n${linkAccountId}`);
+}
