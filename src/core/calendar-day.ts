@@ -74,3 +74,56 @@ export function isAcceptedIsoDate(value: unknown): value is string {
   // Fixed-width YYYY-MM-DD text sorts like the days it names.
   return value >= FIRST_ACCEPTED_DATE && value <= LAST_ACCEPTED_DATE;
 }
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(dayNumber: DayNumber): number {
+  return (((dayNumber + 4) % 7) + 7) % 7;
+}
+
+export function isWeekend(dayNumber: DayNumber): boolean {
+  const w = weekday(dayNumber);
+  return w === 0 || w === 6;
+}
+
+/** The day itself if it is a weekday, else the Monday after. */
+export function nextBusinessDay(dayNumber: DayNumber): DayNumber {
+  let d = dayNumber;
+  while (isWeekend(d)) d += 1;
+  return d;
+}
+
+/** The day itself if it is a weekday, else the Friday before. */
+export function previousBusinessDay(dayNumber: DayNumber): DayNumber {
+  let d = dayNumber;
+  while (isWeekend(d)) d -= 1;
+  return d;
+}
+
+/** Day `dayOfMonth` of the month, or the month's last day when the month is shorter (the 31st of February is the 28th or 29th). */
+export function clampedDayOfMonth(year: number, month: number, dayOfMonth: number): DayNumber {
+  return dayFromCivil(year, month, Math.min(dayOfMonth, daysInMonth(year, month)));
+}
+
+/** Months since year 0, so consecutive months differ by one across year ends. */
+export function monthIndexOf(date: CivilDate): number {
+  return date.year * 12 + date.month - 1;
+}
+
+/** The day number of `anchorDay` in the month `monthIndex` (see monthIndexOf), clamped to the month's last day. */
+export function anchoredDay(monthIndex: number, anchorDay: number): DayNumber {
+  const year = Math.floor(monthIndex / 12);
+  return clampedDayOfMonth(year, monthIndex - year * 12 + 1, anchorDay);
+}
+
+/** The same day of the month `months` later, clamped to the month's end (Jan 31 + 1 month = Feb 28/29). */
+export function addMonths(dayNumber: DayNumber, months: number): DayNumber {
+  const date = civilFromDay(dayNumber);
+  return anchoredDay(monthIndexOf(date) + months, date.day);
+}
+
+/** ISO strings for a contiguous range, so formatting 100k dates is an array lookup; days outside it are formatted as usual. */
+export function isoDateTable(firstDay: DayNumber, lastDay: DayNumber): (day: DayNumber) => string {
+  const table: string[] = [];
+  for (let d = firstDay; d <= lastDay; d += 1) table.push(formatIsoDate(d));
+  return (day) => table[day - firstDay] ?? formatIsoDate(day);
+}

@@ -1,9 +1,9 @@
-import { civilFromDay, dayInMonth, isWeekend, nextBusinessDay, type DayNumber } from './calendar.js';
+import { civilFromDay, clampedDayOfMonth, isWeekend, nextBusinessDay, type DayNumber } from '../../../core/calendar-day.js';
+import { chance, pick, randomInt, randomStream, type Random } from '../../../core/seeded-random.js';
 import { TRIP_CITIES } from './sandbox-institutions.js';
 import { COFFEE_SHOPS, EVERYDAY_MERCHANTS, TRAVEL_MERCHANTS } from './sandbox-merchants.js';
 import { bankPayee, incomePayee, merchantPayee, type Payee } from './sandbox-payees.js';
 import { addDraft, cardPostLag, pickName, type AccountRole, type LedgerDraft } from './sandbox-ledger.js';
-import { chance, pick, randomInt, randomStream, skewedCents, type Random } from './seeded-random.js';
 
 /**
  * Spending that is deliberately not a planted stream: everyday card purchases, the favourite
@@ -34,6 +34,12 @@ function everydayPayees(ledger: LedgerDraft, random: Random): WeightedPayees {
     maxCents: profiles.map((profile) => profile.maxCents),
     slots,
   };
+}
+
+/** Skewed towards `min`: most card purchases are small, a few are large. */
+function skewedCents(random: Random, minCents: number, maxCents: number): number {
+  const u = random();
+  return Math.round(minCents + (maxCents - minCents) * u * u);
 }
 
 const isTipped = (payee: Payee): boolean => payee.category === 'FOOD_AND_DRINK_RESTAURANT' && payee.channel === 'in store';
@@ -133,7 +139,7 @@ export function addCashAndFees(ledger: LedgerDraft): void {
 export function addTaxRefund(ledger: LedgerDraft): void {
   const random = randomStream(ledger.seed, 'tax-refund');
   const { year } = civilFromDay(ledger.asOf);
-  const day = nextBusinessDay(dayInMonth(year - 1, 4, randomInt(random, 1, 28)));
+  const day = nextBusinessDay(clampedDayOfMonth(year - 1, 4, randomInt(random, 1, 28)));
   if (day < ledger.firstDay) return;
   const irs = incomePayee({ name: 'Internal Revenue Service', website: 'irs.gov' }, ['IRS TREAS 310 TAX REF'], 'INCOME_TAX_REFUND', true);
   addDraft(ledger, { account: 'checking', day, cents: randomInt(random, 40000, 240000), payee: irs, name: 'IRS TREAS 310 TAX REF' });

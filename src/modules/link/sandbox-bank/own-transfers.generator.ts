@@ -1,7 +1,7 @@
-import { addMonths, civilFromDay, dayInMonth, nextBusinessDay, type DayNumber } from './calendar.js';
+import { addMonths, civilFromDay, clampedDayOfMonth, nextBusinessDay, type DayNumber } from '../../../core/calendar-day.js';
+import { randomInt, randomStream } from '../../../core/seeded-random.js';
 import { bankPayee } from './sandbox-payees.js';
 import { addDraft, dailyPostedTotals, registerStream, type LedgerDraft } from './sandbox-ledger.js';
-import { randomInt, randomStream } from './seeded-random.js';
 
 /**
  * Money moving between the item's own accounts (savings transfers, card payments) and what
@@ -12,7 +12,7 @@ import { randomInt, randomStream } from './seeded-random.js';
 function monthStarts(ledger: LedgerDraft): DayNumber[] {
   const { year, month } = civilFromDay(ledger.firstDay);
   const starts: DayNumber[] = [];
-  for (let day = dayInMonth(year, month, 1); day <= ledger.asOf; day = addMonths(day, 1)) starts.push(day);
+  for (let day = clampedDayOfMonth(year, month, 1); day <= ledger.asOf; day = addMonths(day, 1)) starts.push(day);
   return starts;
 }
 

@@ -1,10 +1,10 @@
-import { addMonths, civilFromDay, dayInMonth, nextBusinessDay, previousBusinessDay, weekday, type DayNumber } from './calendar.js';
+import { addMonths, civilFromDay, clampedDayOfMonth, nextBusinessDay, previousBusinessDay, weekday, type DayNumber } from '../../../core/calendar-day.js';
+import { chance, pick, randomInt, randomStream, type Random } from '../../../core/seeded-random.js';
 import { EMPLOYERS } from './sandbox-institutions.js';
 import { STREAM_MERCHANTS } from './sandbox-merchants.js';
 import { bankPayee, descriptorVariants, incomePayee, merchantPayee, type Payee } from './sandbox-payees.js';
 import type { PlantedStreamFrequency } from './sandbox-history.js';
 import { addDraft, cardPostLag, pickName, registerStream, type AccountRole, type LedgerDraft } from './sandbox-ledger.js';
-import { chance, pick, randomInt, randomStream, type Random } from './seeded-random.js';
 
 /**
  * The planted recurring streams: paychecks, rent, utilities, subscriptions, a loan payment.
@@ -36,17 +36,17 @@ const cents = (dollars: number): number => Math.round(dollars * 100);
 function monthly(firstDay: DayNumber, dayOfMonth: number): (index: number) => DayNumber {
   const { year, month } = civilFromDay(firstDay);
   return (index) => {
-    const anchor = dayInMonth(year, month, 1);
+    const anchor = clampedDayOfMonth(year, month, 1);
     const { year: y, month: m } = civilFromDay(addMonths(anchor, index));
-    return dayInMonth(y, m, dayOfMonth);
+    return clampedDayOfMonth(y, m, dayOfMonth);
   };
 }
 
 function semiMonthly(firstDay: DayNumber): (index: number) => DayNumber {
   const { year, month } = civilFromDay(firstDay);
   return (index) => {
-    const { year: y, month: m } = civilFromDay(addMonths(dayInMonth(year, month, 1), Math.floor(index / 2)));
-    return index % 2 === 0 ? dayInMonth(y, m, 15) : dayInMonth(y, m, 31);
+    const { year: y, month: m } = civilFromDay(addMonths(clampedDayOfMonth(year, month, 1), Math.floor(index / 2)));
+    return index % 2 === 0 ? clampedDayOfMonth(y, m, 15) : clampedDayOfMonth(y, m, 31);
   };
 }
 

@@ -1,5 +1,5 @@
 import { addDraft, formatCents, type DraftTransaction, type LedgerDraft } from './sandbox-ledger.js';
-import { randomInt, randomStream } from './seeded-random.js';
+import { randomInt, randomStream } from '../../../core/seeded-random.js';
 
 /**
  * Provider-side corrections in the last weeks, so a sync shows `modified` and `removed`:

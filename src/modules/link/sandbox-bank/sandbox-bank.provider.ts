@@ -7,13 +7,14 @@ import {
   type ItemStatus,
   type LinkAccount,
 } from '../bank-link.port.js';
-import { parseIsoDate } from './calendar.js';
+import { parseIsoDate } from '../../../core/calendar-day.js';
+import { hashSeed, mix32 } from '../../../core/seeded-random.js';
 import type { SandboxHistory } from './sandbox-history.js';
 import { generateSandboxLedger, type SandboxLedger } from './sandbox-history.generator.js';
 import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
 import { buildSyncLog, decodeCursor, readSyncPage, DEFAULT_CATCH_UP_DAYS, DEFAULT_SYNC_COUNT, type SyncChange } from './sandbox-sync.js';
 import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
-import { hashSeed, mix32, opaqueIdFactory } from './seeded-random.js';
+import { opaqueIdFactory } from './opaque-id.factory.js';
 
 export const SANDBOX_WEBHOOK_SECRET = 'ledgerline-sandbox-webhook-secret';
 

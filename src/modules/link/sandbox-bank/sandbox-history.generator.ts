@@ -1,5 +1,6 @@
 import type { Institution, ProviderTransaction } from '../bank-link.port.js';
-import { addMonths, isoDateTable, parseIsoDate } from './calendar.js';
+import { addMonths, isoDateTable, parseIsoDate } from '../../../core/calendar-day.js';
+import { pick, randomInt, randomStream } from '../../../core/seeded-random.js';
 import { addCashAndFees, addCoffeeHabit, addEverydaySpending, addReturnedPurchases, addTaxRefund, addTrips } from './everyday-spending.generator.js';
 import { addCardPayments, addSavingsInterest, addSavingsTransfers, cardPaymentTransactionCount, checkingOpeningCents } from './own-transfers.generator.js';
 import { plantStreams } from './planted-streams.generator.js';
@@ -8,7 +9,6 @@ import type { SandboxHistory, SandboxHistoryOptions } from './sandbox-history.js
 import { HOME_CITIES, SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
 import { ACCOUNT_ROLES, formatCents, transactionIds, type AccountRole, type DraftTransaction, type LedgerDraft, type TransactionIds } from './sandbox-ledger.js';
 import { buildHistory } from './sandbox-history.materializer.js';
-import { pick, randomInt, randomStream } from './seeded-random.js';
 
 /** The generated item with what the sync log needs beyond the current state. */
 export interface SandboxLedger {

@@ -1,6 +1,6 @@
 import { CATEGORY_GROUP_KEYS, SYSTEM_TAXONOMY } from '../../categories/system-taxonomy.js';
 import type { ProviderTransaction } from '../bank-link.port.js';
-import { parseIsoDate, weekday } from './calendar.js';
+import { parseIsoDate, weekday } from '../../../core/calendar-day.js';
 import { generateSandboxHistory, SANDBOX_INSTITUTIONS, type PlantedStream, type SandboxHistory } from './index.js';
 
 const asOf = '2026-11-20';

@@ -1,9 +1,10 @@
 import type { Institution, ProviderTransaction } from '../bank-link.port.js';
-import type { DayNumber } from './calendar.js';
+import type { DayNumber } from '../../../core/calendar-day.js';
+import { chance, type Random } from '../../../core/seeded-random.js';
 import type { HomeCity } from './sandbox-institutions.js';
 import type { Payee } from './sandbox-payees.js';
 import type { PlantedStreamFrequency } from './sandbox-history.js';
-import { chance, opaqueIdFactory, type Random } from './seeded-random.js';
+import { opaqueIdFactory } from './opaque-id.factory.js';
 
 export type AccountRole = 'checking' | 'savings' | 'credit' | 'loan';
 export const ACCOUNT_ROLES: readonly AccountRole[] = ['checking', 'savings', 'credit', 'loan'];

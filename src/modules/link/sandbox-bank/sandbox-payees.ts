@@ -1,7 +1,7 @@
 import type { Institution, PaymentChannel, ProviderCounterparty, ProviderLocation } from '../bank-link.port.js';
 import type { HomeCity } from './sandbox-institutions.js';
 import type { MerchantProfile } from './sandbox-merchants.js';
-import { base62, hashSeed, randomInt, type Random } from './seeded-random.js';
+import { base62, hashSeed, randomInt, type Random } from '../../../core/seeded-random.js';
 
 /**
  * Everything a transaction takes from who it was with. Built once per item and shared by every

@@ -1,6 +1,6 @@
 import { BankLinkError, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
 import type { SandboxLedger } from './sandbox-history.generator.js';
-import { base62, hashSeed } from './seeded-random.js';
+import { base62, hashSeed } from '../../../core/seeded-random.js';
 
 /**
  * The item's change log, which `syncTransactions` pages through. It opens with the item as it
