@@ -1,4 +1,4 @@
-import { anchoredDay, civilFromDay, dayFromCivil, daysInMonth, monthIndexOf } from './calendar-day.js';
+import { anchoredDay, civilFromDay, clampedDayOfMonth, daysInMonth, monthIndexOf } from '../../../core/calendar-day.js';
 import type { DetectedFrequency } from './recurring-stream.types.js';
 
 /**
@@ -110,7 +110,7 @@ function semiMonthlySchedule(first: number, second: number): CadenceSchedule {
 }
 
 function annualSchedule(month: number, anchor: number): CadenceSchedule {
-  const dayOfSlot = (year: number): number => dayFromCivil(year, month, Math.min(anchor, daysInMonth(year, month)));
+  const dayOfSlot = (year: number): number => clampedDayOfMonth(year, month, anchor);
   return {
     frequency: 'ANNUALLY',
     place(day) {

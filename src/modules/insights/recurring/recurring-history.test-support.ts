@@ -1,5 +1,5 @@
 import { mulberry32 } from '../../../core/seeded-random.js';
-import { dayFromCivil, parseIsoDate, formatIsoDate, civilFromDay, daysInMonth } from './calendar-day.js';
+import { anchoredDay, civilFromDay, formatIsoDate, monthIndexOf, parseIsoDate } from '../../../core/calendar-day.js';
 import type { RecurringTransaction } from './recurring-stream.types.js';
 
 /** Builders for hand-made histories: given these transactions, expect these streams. */
@@ -54,13 +54,8 @@ export function everyNDays(start: string, step: number, count: number): string[]
 
 /** The same day of `count` consecutive months from `start`'s month, clamped to short months. */
 export function monthlyOn(start: string, dayOfMonth: number, count: number): string[] {
-  const { year, month } = civilFromDay(parseIsoDate(start));
-  return Array.from({ length: count }, (_, offset) => {
-    const monthIndex = year * 12 + month - 1 + offset;
-    const y = Math.floor(monthIndex / 12);
-    const m = (monthIndex % 12) + 1;
-    return formatIsoDate(dayFromCivil(y, m, Math.min(dayOfMonth, daysInMonth(y, m))));
-  });
+  const firstMonth = monthIndexOf(civilFromDay(parseIsoDate(start)));
+  return Array.from({ length: count }, (_, offset) => formatIsoDate(anchoredDay(firstMonth + offset, dayOfMonth)));
 }
 
 /** Saturday and Sunday move to the following Monday, as a biller's bank would post them. */

@@ -1,4 +1,4 @@
-import { parseIsoDate } from './calendar-day.js';
+import { parseIsoDate } from '../../../core/calendar-day.js';
 import { toUnits } from './decimal-units.js';
 import { isPairable, isTransferCategory, pairedTransferIds, transferBucketOf } from './own-transfer.matcher.js';
 import { normalisePayeeName, payeeKeyOf } from './payee-key.normaliser.js';

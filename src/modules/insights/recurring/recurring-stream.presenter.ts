@@ -1,4 +1,4 @@
-import { parseIsoDate, formatIsoDate } from './calendar-day.js';
+import { formatIsoDate, parseIsoDate } from '../../../core/calendar-day.js';
 import { averageUnits, fromUnits } from './decimal-units.js';
 import type { DetectedStream, PayeeGroup } from './recurring-index.state.js';
 import type { StreamFit } from './stream.fitter.js';
