@@ -1,30 +1,12 @@
 import type { BrokerageBalance, BrokeragePosition, PortfolioValue } from '../brokerage-link.port.js';
 import { formatIsoDate, type SandboxMarket } from '../../quotes/sandbox-market/index.js';
-import { averagePriceScaled, formatCents, formatScaled, scaleProportionally, valueCents } from './brokerage-decimal.js';
-import type { PlannedActivity } from './portfolio.generator.js';
+import { averagePriceScaled, formatCents, formatScaled, valueCents } from './brokerage-decimal.js';
+import { applyToHoldings, type Holding, type PlannedActivity } from './planned-activity.js';
 
 /**
  * Everything about an account derived from its activities and the sandbox market: holdings with
  * average cost, cash, and end-of-day values. Holdings and cash change on the trade date.
  */
-export interface Holding {
-  units: number;
-  costCents: number;
-}
-
-/** Average cost: a sale removes its proportional share of the cost basis. */
-export function applyToHoldings(holdings: Map<string, Holding>, activity: PlannedActivity): void {
-  if ((activity.type !== 'BUY' && activity.type !== 'SELL') || activity.symbol === null || activity.units === null || activity.priceCents === null) return;
-  const holding = holdings.get(activity.symbol) ?? { units: 0, costCents: 0 };
-  if (activity.type === 'BUY') {
-    holding.costCents += valueCents(activity.units, activity.priceCents);
-    holding.units += activity.units;
-  } else {
-    holding.costCents -= scaleProportionally(holding.costCents, activity.units, holding.units);
-    holding.units -= activity.units;
-  }
-  holdings.set(activity.symbol, holding);
-}
 
 function stateAt(activities: readonly PlannedActivity[], day: number): { holdings: Map<string, Holding>; cashCents: number } {
   const holdings = new Map<string, Holding>();

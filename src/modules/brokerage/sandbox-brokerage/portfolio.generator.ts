@@ -1,27 +1,6 @@
-import type { BrokerageActivityType } from '../brokerage-link.port.js';
 import { formatIsoDate, hashText, mix32, parseIsoDate, sessionDay, sessionIndex, type SandboxMarket } from '../../quotes/sandbox-market/index.js';
 import { UNIT_SCALE, valueCents } from './brokerage-decimal.js';
-import { applyToHoldings, type Holding } from './portfolio-valuation.js';
-
-/**
- * Two years of an account's life, in order: funding, monthly contributions each invested at that
- * day's sandbox close, quarterly dividends on what is held, a yearly fee, a yearly trim of the
- * largest stock position, and one withdrawal to the bank. Cash never goes negative.
- */
-export interface PlannedActivity {
-  readonly type: BrokerageActivityType;
-  /** Trade date as a day number (days since 1970-01-01). */
-  readonly day: number;
-  readonly settlementDay: number;
-  readonly symbol: string | null;
-  readonly description: string;
-  /** Signed effect on cash, fees included. */
-  readonly amountCents: number;
-  readonly feeCents: number;
-  readonly priceCents: number | null;
-  /** Ten-thousandths of a unit, always positive. */
-  readonly units: number | null;
-}
+import { applyToHoldings, type Holding, type PlannedActivity } from './planned-activity.js';
 
 export interface AccountStrategy {
   readonly kind: 'individual' | 'roth_ira';
@@ -51,6 +30,11 @@ function randomFrom(seed: number): () => number {
   };
 }
 
+/**
+ * Two years of an account's life, in order: funding, monthly contributions each invested at that
+ * day's sandbox close, quarterly dividends on what is held, a yearly fee, a yearly trim of the
+ * largest stock position, and one withdrawal to the bank. Cash never goes negative.
+ */
 export function planPortfolio(options: { seed: number; asOf: string; market: SandboxMarket; strategy: AccountStrategy }): PlannedActivity[] {
   const { market, strategy } = options;
   const random = randomFrom(hashText(strategy.kind, options.seed));

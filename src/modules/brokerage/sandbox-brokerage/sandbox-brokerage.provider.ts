@@ -11,7 +11,8 @@ import {
 } from '../brokerage-link.port.js';
 import { formatIsoDate, hashText, mix32, parseIsoDate, type SandboxMarket } from '../../quotes/sandbox-market/index.js';
 import { formatCents, formatScaled } from './brokerage-decimal.js';
-import { planPortfolio, STRATEGIES, type PlannedActivity } from './portfolio.generator.js';
+import type { PlannedActivity } from './planned-activity.js';
+import { planPortfolio, STRATEGIES } from './portfolio.generator.js';
 import { balanceAt, portfolioValues, positionsAt } from './portfolio-valuation.js';
 
 export const SANDBOX_BROKERAGES: readonly Brokerage[] = [
