@@ -2,6 +2,7 @@ import type { ProjectionDefinition } from '../src/infrastructure/projections/pro
 import { accountsProjection } from './accounts/accounts.projection.js';
 import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshots.projection.js';
 import { categoriesProjection } from './categories/categories.projection.js';
+import { linkItemsProjection } from './link-items/link-items.projection.js';
 import { tagsProjection } from './tags/tags.projection.js';
 import { transactionActivityProjection } from './transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from './transactions/transactions.projection.js';
@@ -14,4 +15,5 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   balanceSnapshotsProjection,
   tagsProjection,
   categoriesProjection,
+  linkItemsProjection,
 ];

@@ -18,6 +18,12 @@ import { ExecuteCategoryTaxonomyCommandHandler } from './modules/categories/cate
 import { GetCategoryGroupHandler, GetCategoryHandler, ListCategoriesHandler } from './modules/categories/category.queries.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
+import { BANK_LINK, createBankLink } from './modules/link/bank-link.wiring.js';
+import { LinkItemsHttpController } from './modules/link/http/link-items.http-controller.js';
+import { SandboxHttpController } from './modules/link/http/sandbox.http-controller.js';
+import { ExecuteLinkItemCommandHandler } from './modules/link/link-items/link-item.commands.js';
+import { LinkItemFlows } from './modules/link/link-items/link-item.flows.js';
+import { GetLinkItemHandler, ListLinkAccountsHandler, ListLinkItemAlertsHandler, ListLinkItemsHandler } from './modules/link/link-items/link-item.queries.js';
 import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
@@ -33,7 +39,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -66,6 +72,13 @@ export class AppModule {
         ListCategoriesHandler,
         GetCategoryHandler,
         GetCategoryGroupHandler,
+        { provide: BANK_LINK, useFactory: () => createBankLink(runtime.config, runtime.database.db, runtime.clock) },
+        LinkItemFlows,
+        ExecuteLinkItemCommandHandler,
+        ListLinkItemsHandler,
+        GetLinkItemHandler,
+        ListLinkItemAlertsHandler,
+        ListLinkAccountsHandler,
       ],
     };
   }

@@ -24,6 +24,10 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
     const { groups } = (await a.get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };
     return (await a.post('/v1/categories', { groupId: groups[0].id, iconKey: 'lock', name: "A's own" }).expect(201)).body.id;
   },
+  linkItemId: async (a) => {
+    const { publicToken } = (await a.post('/v1/sandbox/public-token', { institutionId: 'ins_100003' }).expect(200)).body;
+    return (await a.post('/v1/link/items', { publicToken }).expect(201)).body.linkItemId;
+  },
 };
 /** Path parameters that name public things (a market ticker), not anything of a user's. */
 const NOT_OWNED = new Set(['symbol']);

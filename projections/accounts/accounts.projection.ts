@@ -1,17 +1,23 @@
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountEvent } from '../../src/modules/accounts/account.js';
+import { LINK_ITEM_EVENT_TYPES, LINK_ITEM_STREAM_PREFIX, type LinkItemEvent } from '../../src/modules/link/link-items/link-item.js';
 import { createAccountsTable } from './accounts.table.js';
+import { applyLinkItemEvent } from './linked-accounts.rows.js';
 
-/** `accounts`: one row per account, what the account list and detail read. */
+/** `accounts`: one row per account, manual or linked (version 2), what the account list and detail read. */
 export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
-  version: 1,
+  version: 2,
   tables: ['accounts'],
-  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted'],
+  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted', ...LINK_ITEM_EVENT_TYPES],
   createTables: createAccountsTable,
   async apply(trx, events) {
     for (const recorded of events as readonly RecordedEvent<AccountEvent>[]) {
+      if (recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX)) {
+        await applyLinkItemEvent(trx, recorded as unknown as RecordedEvent<LinkItemEvent>);
+        continue;
+      }
       if (!recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) continue;
       const event = { type: recorded.type, data: recorded.data } as AccountEvent;
       const at = new Date(recorded.metadata.occurredAt);
@@ -38,6 +44,18 @@ export const accountsProjection: ProjectionDefinition = {
               updated_at: at,
               deleted_at: null,
               revision,
+              link_item_uuid: null,
+              link_item_id: null,
+              link_account_id: null,
+              official_name: null,
+              institution_id: null,
+              institution_logo: null,
+              institution_url: null,
+              available: null,
+              billed_products: null,
+              needs_reauth: false,
+              new_accounts_available: false,
+              pending_disconnect_at: null,
             })
             .onConflict((conflict) => conflict.column('id').doNothing())
             .execute();

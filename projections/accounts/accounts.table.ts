@@ -16,7 +16,21 @@ export interface AccountsTable {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** Rows of linked accounts reflect their link item's stream, so this is that stream's revision. */
   revision: number;
+  /** Linked accounts (version 2): null for manual ones. */
+  link_item_uuid: string | null;
+  link_item_id: string | null;
+  link_account_id: string | null;
+  official_name: string | null;
+  institution_id: string | null;
+  institution_logo: string | null;
+  institution_url: string | null;
+  available: string | null;
+  billed_products: string[] | null;
+  needs_reauth: boolean;
+  new_accounts_available: boolean;
+  pending_disconnect_at: Date | null;
 }
 
 export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
@@ -37,7 +51,20 @@ export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       deleted_at timestamptz,
-      revision bigint NOT NULL
+      revision bigint NOT NULL,
+      link_item_uuid uuid,
+      link_item_id text,
+      link_account_id text,
+      official_name text,
+      institution_id text,
+      institution_logo text,
+      institution_url text,
+      available numeric(19, 4),
+      billed_products text[],
+      needs_reauth boolean NOT NULL DEFAULT false,
+      new_accounts_available boolean NOT NULL DEFAULT false,
+      pending_disconnect_at timestamptz
     )`.execute(db);
   await sql`CREATE INDEX accounts_by_user ON accounts (user_id, created_at) WHERE deleted_at IS NULL`.execute(db);
+  await sql`CREATE INDEX accounts_by_link_item ON accounts (link_item_uuid) WHERE link_item_uuid IS NOT NULL`.execute(db);
 }

@@ -3,6 +3,7 @@ import { unhandled } from '../../src/core/exhaustive.js';
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
+import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
 import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
 import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
 import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
@@ -16,7 +17,7 @@ export const transactionsProjection: ProjectionDefinition = {
   // v2: tags applied and removed by events of their own (TagApplied, TagRemoved), and a GIN index on tag_ids.
   version: 2,
   tables: ['transactions'],
-  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted', 'TagApplied', 'TagRemoved'],
+  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted', 'TagApplied', 'TagRemoved', 'LinkItemDisconnected'],
   createTables: createTransactionsTable,
   async apply(trx, events) {
     let created: Insertable<TransactionsTable>[] = [];
@@ -38,6 +39,11 @@ export const transactionsProjection: ProjectionDefinition = {
       runType = kind;
       if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX) && recorded.type === 'AccountDeleted') {
         await trx.deleteFrom('transactions').where('account_id', '=', (recorded.data as AccountDeleted['data']).accountId).execute();
+        continue;
+      }
+      if (recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX) && recorded.type === 'LinkItemDisconnected') {
+        const { accountIds } = recorded.data as LinkItemDisconnected['data'];
+        if (accountIds.length > 0) await trx.deleteFrom('transactions').where('account_id', 'in', accountIds).execute();
         continue;
       }
       if (!recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX)) continue;

@@ -26,4 +26,14 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/ledgerline', REDIS_URL: 'redis://cache:6379', EVENTSTORE_URL: 'esdb://events:2113?tls=false' });
     expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/ledgerline', redisUrl: 'redis://cache:6379', eventStoreUrl: 'esdb://events:2113?tls=false' });
   });
+
+  it('reads the bank-link provider (sandbox by default) and the access-token key as base64 or hex', () => {
+    expect(loadConfig({})).toMatchObject({ bankLinkProvider: 'sandbox', linkTokenKey: null });
+    expect(loadConfig({ BANK_LINK_PROVIDER: 'none' }).bankLinkProvider).toBe('none');
+    expect(() => loadConfig({ BANK_LINK_PROVIDER: 'plaid' })).toThrow(/^BANK_LINK_PROVIDER must be one of sandbox, none/);
+    const key = Buffer.alloc(32, 9);
+    expect(loadConfig({ LINK_TOKEN_KEY: key.toString('base64') }).linkTokenKey).toEqual(key);
+    expect(loadConfig({ LINK_TOKEN_KEY: key.toString('hex') }).linkTokenKey).toEqual(key);
+    expect(() => loadConfig({ LINK_TOKEN_KEY: 'short' })).toThrow(/^LINK_TOKEN_KEY must be 32 random bytes/);
+  });
 });

@@ -29,7 +29,14 @@ export interface AppConfig {
   readonly sessionMaxLifetimeDays: number;
   /** Sign-in providers from `OAUTH_<NAME>_*`; none configured leaves API keys as the only credential. */
   readonly oauthProviders: readonly OAuthProviderConfig[];
+  /** The bank-link provider behind the port; `sandbox` also serves the sandbox operations, `none` turns linking off. */
+  readonly bankLinkProvider: BankLinkProviderName;
+  /** 32 bytes sealing the providers' access tokens; absent: a key generated and kept in `dataDir`. */
+  readonly linkTokenKey: Buffer | null;
 }
+
+export const BANK_LINK_PROVIDERS = ['sandbox', 'none'] as const;
+export type BankLinkProviderName = (typeof BANK_LINK_PROVIDERS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -60,7 +67,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
     sessionMaxLifetimeDays: integer(env, 'SESSION_MAX_LIFETIME_DAYS', 90, 1, 3650),
     oauthProviders,
+    bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
+    linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
   };
+}
+
+/** 32 bytes, written as base64 (44 characters) or hex (64). */
+function key32(env: NodeJS.ProcessEnv, name: string): Buffer | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(raw) ? Buffer.from(raw, 'base64') : null;
+  if (key === null || key.length !== 32) {
+    throw new ConfigError(`${name} must be 32 random bytes written as base64 (44 characters) or hex (64), for example the output of "openssl rand -base64 32".`);
+  }
+  return key;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -8,6 +8,7 @@ import * as projectionVersions from './migrations/0005-projection-versions.js';
 import * as parkedEvents from './migrations/0006-parked-events.js';
 import * as projectionLeases from './migrations/0007-projection-leases.js';
 import * as signInBrowserBinding from './migrations/0008-sign-in-browser-binding.js';
+import * as bankLink from './migrations/0009-bank-link.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0006-parked-events': parkedEvents,
   '0007-projection-leases': projectionLeases,
   '0008-sign-in-browser-binding': signInBrowserBinding,
+  '0009-bank-link': bankLink,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
 import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
+import type { LinkItemsTable } from '../../../projections/link-items/link-items.table.js';
 import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
@@ -91,6 +92,39 @@ export interface ParkedEventsTable {
   resolved_by: string | null;
 }
 
+/** Sealed access tokens of linked items (migration 0009). */
+export interface LinkItemCredentialsTable {
+  link_item_uuid: string;
+  user_id: string;
+  provider: string;
+  link_item_id: string;
+  sealed_access_token: Buffer;
+  created_at: Date;
+}
+
+/** The sandbox provider's public tokens: single use, short-lived, kept hashed (migration 0009). */
+export interface SandboxBankPublicTokensTable {
+  token_hash: Buffer;
+  institution_id: string;
+  item_seed: string;
+  as_of: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** The sandbox provider's items: enough to regenerate each one exactly (migration 0009). */
+export interface SandboxBankItemsTable {
+  item_id: string;
+  access_token_hash: Buffer;
+  item_seed: string;
+  institution_id: string;
+  as_of: string;
+  status: unknown;
+  created_at: Date;
+  removed_at: Date | null;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
@@ -100,6 +134,9 @@ export interface Database {
   provider_identities: ProviderIdentitiesTable;
   sign_in_flows: SignInFlowsTable;
   sessions: SessionsTable;
+  link_item_credentials: LinkItemCredentialsTable;
+  sandbox_bank_public_tokens: SandboxBankPublicTokensTable;
+  sandbox_bank_items: SandboxBankItemsTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;
@@ -108,4 +145,5 @@ export interface Database {
   category_taxonomies: CategoryTaxonomiesTable;
   category_groups: CategoryGroupsTable;
   categories: CategoriesTable;
+  link_items: LinkItemsTable;
 }

@@ -2,7 +2,11 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
-import { EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
+import type { Kysely } from 'kysely';
+import { DomainRuleError } from '../../core/errors.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
+import { findLiveAccount } from './account.queries.js';
 import type { AccountEvent, AccountState } from './account.js';
 import { accountStreamId } from './account.js';
 import { type AccountCommand, accountDecider } from './account.decider.js';
@@ -20,11 +24,22 @@ export class ExecuteAccountCommand extends Command<AccountOutcome> {
   }
 }
 
+/**
+ * A linked account has no stream of its own (its item's stream is its history), so the read model
+ * tells the handler that a balance set by hand would be overwritten by the provider's.
+ */
 @CommandHandler(ExecuteAccountCommand)
 export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAccountCommand> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) private readonly db: Kysely<Database>,
+  ) {}
 
-  execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
+  async execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
+    if (command.type === 'UpdateManualBalance') {
+      const listed = await findLiveAccount(this.db, context.userId, accountId);
+      if (listed && listed.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Only a manual account balance can be set by hand; this one is synced from its provider.');
+    }
     return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
   }
 }

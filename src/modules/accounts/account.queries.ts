@@ -60,17 +60,17 @@ function sharedFields(row: AccountRow) {
     source: row.source,
     subtype: row.subtype,
     type: row.type,
-    linkItemId: null,
+    linkItemId: row.link_item_id,
     currency: row.currency,
     current: toAmountNumber(row.current),
     creditLimit: toAmountNumber(row.credit_limit),
     updatedAt: row.updated_at.toISOString(),
     userOverrideCreditLimit: toAmountNumber(row.user_override_credit_limit),
     institutionName: row.institution_name,
-    newAccountsAvailable: false,
-    logo: null,
-    url: null,
-    pendingDisconnectAt: null,
+    newAccountsAvailable: row.new_accounts_available,
+    logo: row.institution_logo,
+    url: row.institution_url,
+    pendingDisconnectAt: row.pending_disconnect_at?.toISOString() ?? null,
   };
 }
 
@@ -80,11 +80,12 @@ function toListItem(row: AccountRow): AccountListItemResponse {
     canAddInvestments: false,
     hasInvestments: row.type === 'investment',
     hasLiabilities: row.type === 'credit_card' || row.type === 'loan',
-    needsReauth: false,
+    needsReauth: row.needs_reauth,
   };
 }
 
 export function toDetail(row: AccountRow): AccountDetailResponse {
+  if (row.source === 'bank_link') return linkedDetail(row);
   const limit = effectiveCreditLimit(row.credit_limit, row.user_override_credit_limit);
   const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normalise(row.current), limit && normalise(limit));
   return {
@@ -92,6 +93,17 @@ export function toDetail(row: AccountRow): AccountDetailResponse {
     available: toAmountNumber(available),
     billedProducts: null,
     institutionId: null,
+    hasInvestmentAccounts: row.type === 'investment',
+  };
+}
+
+/** A linked account's balances are the provider's, as it reported them (signed as the port says). */
+function linkedDetail(row: AccountRow): AccountDetailResponse {
+  return {
+    ...sharedFields(row),
+    available: toAmountNumber(row.available),
+    billedProducts: row.billed_products,
+    institutionId: row.institution_id,
     hasInvestmentAccounts: row.type === 'investment',
   };
 }

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config/config.js';
+import type { Clock } from '../../core/clock.js';
+import type { Database } from '../../infrastructure/database/schema.js';
+import type { BankLinkProvider } from './bank-link.port.js';
+import { AccessTokenSealer, loadAccessTokenKey } from './provider/access-token-sealer.js';
+import { createPersistentSandboxBank, type PersistentSandboxBank } from './provider/persistent-sandbox-bank.js';
+
+export const BANK_LINK = Symbol('BankLink');
+
+/** The configured bank-link provider, its sandbox controls when it is the sandbox, and the sealer of its access tokens. */
+export interface BankLink {
+  readonly providerName: string;
+  /** Null when BANK_LINK_PROVIDER=none. */
+  readonly provider: BankLinkProvider | null;
+  /** Only while the sandbox is the configured provider: the sandbox operations exist only then. */
+  readonly sandbox: PersistentSandboxBank | null;
+  readonly sealer: AccessTokenSealer;
+}
+
+export async function createBankLink(config: AppConfig, db: Kysely<Database>, clock: Clock): Promise<BankLink> {
+  const sealer = new AccessTokenSealer(await loadAccessTokenKey(config.linkTokenKey, config.dataDir));
+  if (config.bankLinkProvider === 'none') return { providerName: 'none', provider: null, sandbox: null, sealer };
+  const sandbox = createPersistentSandboxBank(db, { clock });
+  return { providerName: 'sandbox', provider: sandbox, sandbox, sealer };
+}

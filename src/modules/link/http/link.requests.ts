@@ -1,0 +1,20 @@
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class CreateLinkTokenRequest {
+  @ApiPropertyOptional({ maxLength: 200, description: 'The linkItemId of an item of yours to reconnect (re-authenticate); unknown → 404.' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  reconnectLinkItemId?: string;
+}
+
+export class CreateSandboxPublicTokenRequest {
+  @ApiPropertyOptional({ maxLength: 100, example: 'ins_100001', description: 'A sandbox institution, ins_100001 to ins_100005 (default: one picked at random); another → 400 INSTITUTION_NOT_FOUND.' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100)
+  institutionId?: string;
+}
+
+export class ExchangePublicTokenRequest {
+  @ApiProperty({ minLength: 1, maxLength: 200, description: 'The public token the link flow (or POST /sandbox/public-token) gave; single use, valid 30 minutes.' })
+  @IsString() @MinLength(1) @MaxLength(200)
+  publicToken!: string;
+}

@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
+import { accountsProjection } from '../../../../projections/accounts/accounts.projection.js';
+import { linkItemsProjection } from '../../../../projections/link-items/link-items.projection.js';
+import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
+import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
+import type { Database } from '../../../infrastructure/database/schema.js';
+import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
+import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
+import { DATABASE } from '../../../infrastructure/runtime/tokens.js';
+import { BankLinkError, type BankLinkProvider, type LinkToken } from '../bank-link.port.js';
+import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
+import type { LinkItemResponse } from '../http/link.responses.js';
+import { linkItemUuidOf } from './link-item.js';
+import { ExecuteLinkItemCommand } from './link-item.commands.js';
+import { GetLinkItem } from './link-item.queries.js';
+import { toLinkedAccount } from './linked-account.mapping.js';
+
+/** What a new item's response and the linker's next reads (items, accounts) are built from. */
+const LINK_READ_MODELS = [linkItemsProjection.name, accountsProjection.name];
+/** Products every item of the sandbox offers and the service uses. */
+const AVAILABLE_PRODUCTS = ['balance', 'transactions'];
+const BILLED_PRODUCTS = ['transactions'];
+
+/**
+ * The link flow over the provider port: a link token, the public-token exchange that records
+ * the item (its access token sealed in `link_item_credentials`, never in an event), and the
+ * disconnect that records it and then removes the item at the provider.
+ */
+@Injectable()
+export class LinkItemFlows {
+  constructor(
+    private readonly commands: ConsistentCommandBus,
+    private readonly queries: QueryBus,
+    @Inject(DATABASE) private readonly db: Kysely<Database>,
+    @Inject(BANK_LINK) private readonly bankLink: BankLink,
+  ) {}
+
+  async createLinkToken(context: CommandContext, reconnectLinkItemId: string | undefined): Promise<LinkToken> {
+    const provider = this.provider();
+    if (reconnectLinkItemId !== undefined) await this.queries.execute(new GetLinkItem(context.userId, reconnectLinkItemId));
+    try {
+      return await provider.createLinkToken({ userId: context.userId, reconnectItemId: reconnectLinkItemId });
+    } catch (error) {
+      if (error instanceof BankLinkError && error.code === 'ITEM_NOT_FOUND') throw new NotFoundError('Link item');
+      throw error;
+    }
+  }
+
+  async link(context: CommandContext, publicToken: string): Promise<LinkItemResponse> {
+    const provider = this.provider();
+    let exchanged;
+    try {
+      exchanged = await provider.exchangePublicToken(publicToken);
+    } catch (error) {
+      if (error instanceof BankLinkError && error.code === 'INVALID_PUBLIC_TOKEN') {
+        throw new DomainRuleError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged: run the link flow again.');
+      }
+      throw error;
+    }
+    const { userId } = context;
+    const linkItemUuid = linkItemUuidOf(userId, exchanged.itemId);
+    const providerName = this.bankLink.providerName;
+    await this.db
+      .insertInto('link_item_credentials')
+      .values({
+        link_item_uuid: linkItemUuid,
+        user_id: userId,
+        provider: providerName,
+        link_item_id: exchanged.itemId,
+        sealed_access_token: this.bankLink.sealer.seal(exchanged.accessToken, providerName, exchanged.itemId),
+        created_at: context.now,
+      })
+      .onConflict((conflict) => conflict.column('link_item_uuid').doNothing())
+      .execute();
+    const data = {
+      linkItemUuid,
+      linkItemId: exchanged.itemId,
+      provider: providerName,
+      institution: { ...exchanged.institution },
+      accounts: exchanged.accounts.map((account) => toLinkedAccount(userId, exchanged.itemId, account)),
+      availableProducts: AVAILABLE_PRODUCTS,
+      billedProducts: BILLED_PRODUCTS,
+    };
+    await this.commands.execute(new ExecuteLinkItemCommand(linkItemUuid, { type: 'LinkItem', data }, context), LINK_READ_MODELS);
+    return this.queries.execute(new GetLinkItem(userId, exchanged.itemId));
+  }
+
+  /** Idempotent: a disconnected item answers that it already is; an item the user never had is a 404. */
+  async disconnect(context: CommandContext, linkItemId: string): Promise<{ disconnected: boolean }> {
+    const linkItemUuid = linkItemUuidOf(context.userId, linkItemId);
+    const outcome = await this.commands.execute(
+      new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkItem', linkItemUuid }, context),
+      [...LINK_READ_MODELS, transactionsProjection.name],
+    );
+    await this.removeAtProvider(linkItemUuid);
+    return { disconnected: outcome.events.length > 0 };
+  }
+
+  /** After the disconnect is recorded; a retried DELETE finishes a removal an earlier one did not. */
+  private async removeAtProvider(linkItemUuid: string): Promise<void> {
+    const provider = this.bankLink.provider;
+    const credentials = await this.db.selectFrom('link_item_credentials').selectAll().where('link_item_uuid', '=', linkItemUuid).executeTakeFirst();
+    if (!credentials || !provider || credentials.provider !== this.bankLink.providerName) return;
+    try {
+      await provider.removeItem(this.bankLink.sealer.open(credentials.sealed_access_token, credentials.provider, credentials.link_item_id));
+    } catch (error) {
+      if (!(error instanceof BankLinkError && error.code === 'INVALID_ACCESS_TOKEN')) throw error;
+    }
+    await this.db.deleteFrom('link_item_credentials').where('link_item_uuid', '=', linkItemUuid).execute();
+  }
+
+  private provider(): BankLinkProvider {
+    if (!this.bankLink.provider) throw new DomainRuleError('BANK_LINK_NOT_CONFIGURED', 'No bank-link provider is configured on this service (BANK_LINK_PROVIDER=none).');
+    return this.bankLink.provider;
+  }
+}

@@ -1,0 +1,175 @@
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Clock, isoDate } from '../../../core/clock.js';
+import type { Database } from '../../../infrastructure/database/schema.js';
+import { BankLinkError, type BankLinkProvider, type BankLinkWebhookCode, type ExchangedItem, type ItemStatus } from '../bank-link.port.js';
+import {
+  createSandboxBank,
+  type FiredWebhook,
+  parseWebhookBody,
+  SANDBOX_INSTITUTIONS,
+  SANDBOX_WEBHOOK_SECRET,
+  type SandboxBank,
+  type SandboxHistory,
+  signWebhook,
+  verifyWebhookSignature,
+} from '../sandbox-bank/index.js';
+import { sandboxWebhook, statusAfter } from './sandbox-webhook-bodies.js';
+
+/** The port plus the sandbox's controls, over state every instance shares. */
+export interface PersistentSandboxBank extends BankLinkProvider {
+  createPublicToken(request?: { institutionId?: string }): Promise<string>;
+  fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): Promise<FiredWebhook>;
+  itemHistory(itemId: string): Promise<SandboxHistory>;
+}
+
+export interface PersistentSandboxBankOptions {
+  readonly clock: Clock;
+  readonly webhookSecret?: string;
+  readonly publicTokenTtlMs?: number;
+}
+
+const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
+const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
+/** Regenerating an item's two years costs tens of milliseconds: keep the recently used ones. */
+const CACHED_ITEMS = 32;
+
+interface OpenedItem {
+  readonly bank: SandboxBank;
+  readonly innerAccessToken: string;
+  readonly exchanged: ExchangedItem;
+}
+
+const hashOf = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/**
+ * The in-memory sandbox made durable without rewriting it. Each item is its own one-item sandbox
+ * generated from a seed stored in PostgreSQL, so any instance regenerates the same bank
+ * byte for byte; what changes over time (public tokens used, the item's status, removal) is in
+ * PostgreSQL. Tokens are random and stored only as SHA-256 hashes: the sandbox only compares them.
+ */
+export function createPersistentSandboxBank(db: Kysely<Database>, options: PersistentSandboxBankOptions): PersistentSandboxBank {
+  const secret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
+  const publicTokenTtlMs = options.publicTokenTtlMs ?? PUBLIC_TOKEN_TTL_MS;
+  const opened = new Map<string, OpenedItem>();
+
+  async function open(itemSeed: string, institutionId: string, asOf: string): Promise<OpenedItem> {
+    const bank = createSandboxBank({ seed: Number(itemSeed), asOf, webhookSecret: secret });
+    const exchanged = await bank.exchangePublicToken(bank.createPublicToken({ institutionId }));
+    return { bank, innerAccessToken: exchanged.accessToken, exchanged };
+  }
+
+  async function openCached(row: { item_id: string; item_seed: string; institution_id: string; as_of: string }): Promise<OpenedItem> {
+    const cached = opened.get(row.item_id);
+    if (cached) {
+      opened.delete(row.item_id);
+      opened.set(row.item_id, cached);
+      return cached;
+    }
+    const item = await open(row.item_seed, row.institution_id, row.as_of);
+    opened.set(row.item_id, item);
+    if (opened.size > CACHED_ITEMS) opened.delete(opened.keys().next().value as string);
+    return item;
+  }
+
+  async function itemByAccessToken(accessToken: string) {
+    const row = await db.selectFrom('sandbox_bank_items').selectAll().where('access_token_hash', '=', hashOf(accessToken)).where('removed_at', 'is', null).executeTakeFirst();
+    if (!row) throw new BankLinkError('INVALID_ACCESS_TOKEN', 'The access token is not one of this sandbox’s items');
+    return row;
+  }
+
+  async function itemById(itemId: string) {
+    const row = await db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', itemId).where('removed_at', 'is', null).executeTakeFirst();
+    if (!row) throw new BankLinkError('ITEM_NOT_FOUND', `No sandbox item ${itemId}`);
+    return row;
+  }
+
+  return {
+    async createLinkToken({ reconnectItemId }) {
+      if (reconnectItemId !== undefined) await itemById(reconnectItemId);
+      return { linkToken: `link-sandbox-${randomUUID()}`, expiration: new Date(options.clock.now().getTime() + LINK_TOKEN_TTL_MS).toISOString() };
+    },
+
+    async createPublicToken(request = {}) {
+      const itemSeed = randomInt(1, 2 ** 31 - 1);
+      const institutionId = request.institutionId ?? SANDBOX_INSTITUTIONS[itemSeed % SANDBOX_INSTITUTIONS.length].id;
+      if (!SANDBOX_INSTITUTIONS.some((institution) => institution.id === institutionId)) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
+      const publicToken = `public-sandbox-${randomUUID()}`;
+      const now = options.clock.now();
+      await db
+        .insertInto('sandbox_bank_public_tokens')
+        .values({ token_hash: hashOf(publicToken), institution_id: institutionId, item_seed: String(itemSeed), as_of: isoDate(now), created_at: now, expires_at: new Date(now.getTime() + publicTokenTtlMs), used_at: null })
+        .execute();
+      return publicToken;
+    },
+
+    async exchangePublicToken(publicToken) {
+      const now = options.clock.now();
+      return db.transaction().execute(async (trx) => {
+        // One UPDATE both checks and spends the token: two exchanges of it cannot both win.
+        const grant = await trx
+          .updateTable('sandbox_bank_public_tokens')
+          .set({ used_at: now })
+          .where('token_hash', '=', hashOf(publicToken))
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returningAll()
+          .executeTakeFirst();
+        if (!grant) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged');
+        const item = await open(grant.item_seed, grant.institution_id, grant.as_of);
+        const accessToken = `access-sandbox-${randomUUID()}`;
+        await trx
+          .insertInto('sandbox_bank_items')
+          .values({
+            item_id: item.exchanged.itemId,
+            access_token_hash: hashOf(accessToken),
+            item_seed: grant.item_seed,
+            institution_id: grant.institution_id,
+            as_of: grant.as_of,
+            status: JSON.stringify({ status: 'ok' } satisfies ItemStatus),
+            created_at: now,
+            removed_at: null,
+          })
+          .execute();
+        opened.set(item.exchanged.itemId, item);
+        return { ...item.exchanged, accessToken };
+      });
+    },
+
+    async syncTransactions({ accessToken, cursor, count }) {
+      const row = await itemByAccessToken(accessToken);
+      if ((row.status as ItemStatus).status === 'login_required') throw new BankLinkError('ITEM_LOGIN_REQUIRED', 'A user login is required to update this item');
+      const item = await openCached(row);
+      return item.bank.syncTransactions({ accessToken: item.innerAccessToken, cursor, count });
+    },
+
+    async getItemStatus(accessToken) {
+      return (await itemByAccessToken(accessToken)).status as ItemStatus;
+    },
+
+    async removeItem(accessToken) {
+      const row = await itemByAccessToken(accessToken);
+      await db.updateTable('sandbox_bank_items').set({ removed_at: options.clock.now() }).where('item_id', '=', row.item_id).execute();
+      opened.delete(row.item_id);
+    },
+
+    verifyWebhook: (rawBody, headers) => verifyWebhookSignature(rawBody, headers, secret),
+    parseWebhook: parseWebhookBody,
+
+    async fireWebhook({ itemId, code, at }) {
+      const firedAt = at ?? options.clock.now();
+      const webhook = sandboxWebhook(itemId, code, firedAt);
+      await db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('sandbox_bank_items').select('status').where('item_id', '=', itemId).where('removed_at', 'is', null).forUpdate().executeTakeFirst();
+        if (!row) throw new BankLinkError('ITEM_NOT_FOUND', `No sandbox item ${itemId}`);
+        const status = statusAfter(row.status as ItemStatus, webhook);
+        await trx.updateTable('sandbox_bank_items').set({ status: JSON.stringify(status) }).where('item_id', '=', itemId).execute();
+      });
+      return { ...signWebhook(webhook, secret, firedAt), webhook };
+    },
+
+    async itemHistory(itemId) {
+      return (await openCached(await itemById(itemId))).bank.itemHistory(itemId);
+    },
+  };
+}
