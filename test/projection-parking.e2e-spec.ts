@@ -78,6 +78,7 @@ describe('an event the transactions projector cannot apply', () => {
       'balance-snapshots': { status: 'ok', parked: 0 },
       categories: { status: 'ok', parked: 0 },
       tags: { status: 'ok', parked: 0 },
+      'link-items': { status: 'ok', parked: 0 },
     });
 
     const [parked] = await listParkedEvents(t.runtime.database.db);
