@@ -95,6 +95,8 @@ describe('bank link: the link flow and linked accounts', () => {
     // A linked account is the provider's: no transactions typed in, no balance set by hand.
     expect((await first.as(key).post('/v1/transactions', { accountId: checking.id, amount: -5, date: '2026-11-20', name: 'Coffee' }).expect(400)).body.code).toBe('ACCOUNT_NOT_MANUAL');
     expect((await first.as(key).patch(`/v1/accounts/${checking.id}/balance`, { current: 1 }).expect(400)).body.code).toBe('ACCOUNT_NOT_MANUAL');
+    expect((await first.as(key).delete(`/v1/accounts/${checking.id}`).expect(400)).body.code).toBe('ACCOUNT_NOT_MANUAL');
+    await first.as(key).get(`/v1/accounts/${checking.id}`).expect(200);
   });
 
   it('disconnects an item: it and its accounts leave every list, and doing it again is a no-op', async () => {

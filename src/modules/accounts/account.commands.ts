@@ -24,9 +24,15 @@ export class ExecuteAccountCommand extends Command<AccountOutcome> {
   }
 }
 
+const NOT_MANUAL = {
+  UpdateManualBalance: 'Only a manual account balance can be set by hand; this one is synced from its provider.',
+  DeleteAccount: 'A linked account leaves with its item: disconnect it with DELETE /link/items/{linkItemId}.',
+};
+
 /**
  * A linked account has no stream of its own (its item's stream is its history), so the read model
- * tells the handler that a balance set by hand would be overwritten by the provider's.
+ * tells the handler that a balance set by hand would be overwritten by the provider's, and that
+ * the account goes only with its item.
  */
 @CommandHandler(ExecuteAccountCommand)
 export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAccountCommand> {
@@ -36,9 +42,9 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
   ) {}
 
   async execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
-    if (command.type === 'UpdateManualBalance') {
+    if (command.type === 'UpdateManualBalance' || command.type === 'DeleteAccount') {
       const listed = await findLiveAccount(this.db, context.userId, accountId);
-      if (listed && listed.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Only a manual account balance can be set by hand; this one is synced from its provider.');
+      if (listed && listed.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', NOT_MANUAL[command.type]);
     }
     return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
   }

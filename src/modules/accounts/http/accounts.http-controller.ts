@@ -118,9 +118,12 @@ export class AccountsHttpController {
 
   @Delete('accounts/:accountId')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'deleteAccount', summary: 'Delete an account; it and its transactions leave every list (idempotent)' })
+  @ApiOperation({
+    operationId: 'deleteAccount',
+    summary: 'Delete a manual account; it and its transactions leave every list (idempotent). A linked account: 400 ACCOUNT_NOT_MANUAL (disconnect its item)',
+  })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiErrors(401, 403, 404, 503)
+  @ApiErrors(400, 401, 403, 404, 503)
   async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
     const context = userCommandContext(principal, requestId, this.clock);
     const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context), [...ACCOUNT_READ_MODELS, transactionsProjection.name]);
