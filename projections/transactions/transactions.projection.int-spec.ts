@@ -50,4 +50,28 @@ describe('transactions projection', () => {
     expect(rows[0]).toMatchObject({ id: kept, name: 'Cafe', amount: '-10.5000', notes: null, location, tag_ids: [userId], locked_fields: ['amount', 'location', 'tags'], revision: 3 });
     expect(rows[0].updated_at.toISOString()).toBe('2026-11-01T10:00:04.000Z');
   });
+
+  it("drops the transactions of a disconnected item's accounts and keeps every other account's", async () => {
+    const [linkedAccount, otherAccount, inItem, elsewhere] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const base = { source: 'manual' as const, amount: '-3', date: '2026-11-02', merchantName: null, categoryId: null, notes: null, pending: false, paymentChannel: null, location: null, tagIds: [], authorizedDate: null };
+    const linkItemUuid = randomUUID();
+    position += 1n;
+    const disconnected: RecordedEvent = {
+      id: randomUUID(),
+      streamId: `link-item-${linkItemUuid}`,
+      revision: 1n,
+      position: { commit: position, prepare: position },
+      type: 'LinkItemDisconnected',
+      data: { linkItemUuid, linkItemId: 'item-1', accountIds: [linkedAccount] },
+      metadata: { userId, actor: 'user', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-02T10:00:02.000Z', schemaVersion: 1 },
+    };
+    const events = [
+      recorded({ type: 'TransactionCreated', data: { ...base, transactionId: inItem, accountId: linkedAccount, name: 'Linked' } }, 0, '2026-11-02T10:00:00.000Z'),
+      recorded({ type: 'TransactionCreated', data: { ...base, transactionId: elsewhere, accountId: otherAccount, name: 'Manual' } }, 0, '2026-11-02T10:00:01.000Z'),
+      disconnected,
+    ];
+    await connection.db.transaction().execute((trx) => transactionsProjection.apply(trx, events));
+    const ids = (await connection.db.selectFrom('transactions').select('id').where('account_id', 'in', [linkedAccount, otherAccount]).execute()).map((row) => row.id);
+    expect(ids).toEqual([elsewhere]);
+  });
 });
