@@ -97,6 +97,12 @@ describe('bank link: the link flow and linked accounts', () => {
     expect((await first.as(key).patch(`/v1/accounts/${checking.id}/balance`, { current: 1 }).expect(400)).body.code).toBe('ACCOUNT_NOT_MANUAL');
     expect((await first.as(key).delete(`/v1/accounts/${checking.id}`).expect(400)).body.code).toBe('ACCOUNT_NOT_MANUAL');
     await first.as(key).get(`/v1/accounts/${checking.id}`).expect(200);
+
+    // The user's own credit limit for a linked card sits beside the bank's.
+    const overridden = (await first.as(key).patch(`/v1/accounts/${card.id}`, { creditLimit: 7000 }).expect(200)).body;
+    expect(overridden).toMatchObject({ userOverrideCreditLimit: 7000, creditLimit: card.creditLimit, source: 'bank_link' });
+    expect((await first.as(key).patch(`/v1/accounts/${card.id}`, { creditLimit: null }).expect(200)).body.userOverrideCreditLimit).toBeNull();
+    expect((await first.as(key).patch(`/v1/accounts/${checking.id}`, { creditLimit: 100 }).expect(422)).body.error.issues[0].params).toEqual({ code: 'CREDIT_LIMIT_NOT_ALLOWED' });
   });
 
   it('disconnects an item: it and its accounts leave every list, and doing it again is a no-op', async () => {

@@ -5,10 +5,10 @@ import { LINK_ITEM_EVENT_TYPES, LINK_ITEM_STREAM_PREFIX, type LinkItemEvent } fr
 import { createAccountsTable } from './accounts.table.js';
 import { applyLinkItemEvent } from './linked-accounts.rows.js';
 
-/** `accounts`: one row per account, manual or linked (version 2), what the account list and detail read. */
+/** `accounts`: one row per account, manual or linked (from version 2; version 3 adds account_revision), what the account list and detail read. */
 export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
-  version: 2,
+  version: 3,
   tables: ['accounts'],
   eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted', ...LINK_ITEM_EVENT_TYPES],
   createTables: createAccountsTable,
@@ -56,6 +56,7 @@ export const accountsProjection: ProjectionDefinition = {
               needs_reauth: false,
               new_accounts_available: false,
               pending_disconnect_at: null,
+              account_revision: -1,
             })
             .onConflict((conflict) => conflict.column('id').doNothing())
             .execute();
@@ -64,7 +65,15 @@ export const accountsProjection: ProjectionDefinition = {
           await row.set({ current: event.data.current, updated_at: at, revision }).execute();
           break;
         case 'CreditLimitOverridden':
-          await row.set({ user_override_credit_limit: event.data.creditLimit, updated_at: at, revision }).execute();
+          await row.where('link_item_uuid', 'is', null).set({ user_override_credit_limit: event.data.creditLimit, updated_at: at, revision }).execute();
+          // A linked row's `revision` is its item's stream: its own stream has a revision of its own.
+          await trx
+            .updateTable('accounts')
+            .where('id', '=', event.data.accountId)
+            .where('link_item_uuid', 'is not', null)
+            .where('account_revision', '<', revision)
+            .set({ user_override_credit_limit: event.data.creditLimit, updated_at: at, account_revision: revision })
+            .execute();
           break;
         case 'AccountDeleted':
           await row.set({ deleted_at: at, updated_at: at, revision }).execute();

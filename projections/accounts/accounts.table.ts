@@ -18,7 +18,7 @@ export interface AccountsTable {
   deleted_at: Date | null;
   /** Rows of linked accounts reflect their link item's stream, so this is that stream's revision. */
   revision: number;
-  /** Linked accounts (version 2): null for manual ones. */
+  /** Linked accounts (version 2 on): null for manual ones. */
   link_item_uuid: string | null;
   link_item_id: string | null;
   link_account_id: string | null;
@@ -31,6 +31,8 @@ export interface AccountsTable {
   needs_reauth: boolean;
   new_accounts_available: boolean;
   pending_disconnect_at: Date | null;
+  /** A linked account's own stream (the user's credit-limit overrides): the revision its row reflects, -1 for none. */
+  account_revision: number;
 }
 
 export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
@@ -63,7 +65,8 @@ export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
       billed_products text[],
       needs_reauth boolean NOT NULL DEFAULT false,
       new_accounts_available boolean NOT NULL DEFAULT false,
-      pending_disconnect_at timestamptz
+      pending_disconnect_at timestamptz,
+      account_revision bigint NOT NULL DEFAULT -1
     )`.execute(db);
   await sql`CREATE INDEX accounts_by_user ON accounts (user_id, created_at) WHERE deleted_at IS NULL`.execute(db);
   await sql`CREATE INDEX accounts_by_link_item ON accounts (link_item_uuid) WHERE link_item_uuid IS NOT NULL`.execute(db);

@@ -49,6 +49,7 @@ export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: Record
             needs_reauth: false,
             new_accounts_available: false,
             pending_disconnect_at: null,
+            account_revision: -1,
           })),
         )
         .onConflict((conflict) => conflict.column('id').doNothing())

@@ -7,7 +7,7 @@ import { DomainRuleError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { findLiveAccount } from './account.queries.js';
-import type { AccountEvent, AccountState } from './account.js';
+import type { AccountEvent, AccountState, AccountType } from './account.js';
 import { accountStreamId } from './account.js';
 import { type AccountCommand, accountDecider } from './account.decider.js';
 
@@ -45,6 +45,13 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
     if (command.type === 'UpdateManualBalance' || command.type === 'DeleteAccount') {
       const listed = await findLiveAccount(this.db, context.userId, accountId);
       if (listed && listed.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', NOT_MANUAL[command.type]);
+    }
+    if (command.type === 'OverrideCreditLimit') {
+      const listed = await findLiveAccount(this.db, context.userId, accountId);
+      if (listed && listed.source !== 'manual') {
+        const linked: AccountCommand = { type: 'OverrideLinkedCreditLimit', accountId, accountType: listed.type as AccountType, creditLimit: command.creditLimit };
+        return handleCommand(this.store, accountStreamId(accountId), accountDecider, linked, context, 'Account');
+      }
     }
     return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
   }

@@ -65,4 +65,16 @@ describe('account decider', () => {
       .when({ type: 'UpdateManualBalance', accountId: 'a1', current: '1', today: '2026-11-23' })
       .thenThrows((error) => expect(error).toBeInstanceOf(NotFoundError));
   });
+
+  it("records the user's own credit limit on a linked card, whose stream holds nothing else", () => {
+    const overridden = { type: 'CreditLimitOverridden' as const, data: { accountId: 'l1', creditLimit: '7000' } };
+    spec.given([]).when({ type: 'OverrideLinkedCreditLimit', accountId: 'l1', accountType: 'credit_card', creditLimit: '7000' }).then([overridden]);
+    spec.given([overridden]).when({ type: 'OverrideLinkedCreditLimit', accountId: 'l1', accountType: 'credit_card', creditLimit: '7000' }).then([]);
+    spec
+      .given([overridden])
+      .when({ type: 'OverrideLinkedCreditLimit', accountId: 'l1', accountType: 'credit_card', creditLimit: null })
+      .then([{ type: 'CreditLimitOverridden', data: { accountId: 'l1', creditLimit: null } }]);
+    spec.given([]).when({ type: 'OverrideLinkedCreditLimit', accountId: 'l1', accountType: 'bank', creditLimit: '10' }).thenThrows(refusedBy('CREDIT_LIMIT_NOT_ALLOWED', ['creditLimit']));
+    spec.given([card]).when({ type: 'OverrideLinkedCreditLimit', accountId: 'a1', accountType: 'credit_card', creditLimit: '10' }).thenThrows((error) => expect(error).toBeInstanceOf(NotFoundError));
+  });
 });

@@ -18,6 +18,8 @@ export type AccountCommand =
   | { type: 'CreateManualAccount'; data: ManualAccountCreated['data']; today: string }
   | { type: 'UpdateManualBalance'; accountId: string; current: string; today: string }
   | { type: 'OverrideCreditLimit'; accountId: string; creditLimit: string | null }
+  /** A linked account's stream holds only the user's own overrides; its type comes from its item (the read model). */
+  | { type: 'OverrideLinkedCreditLimit'; accountId: string; accountType: AccountType; creditLimit: string | null }
   | { type: 'DeleteAccount'; accountId: string }
   | { type: 'TakeBalanceSnapshot'; accountId: string; date: string };
 
@@ -42,6 +44,12 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       const open = requireOpen(state);
       if (!canHaveCreditLimit(open.type) && command.creditLimit !== null) throw ruleViolated(['creditLimit'], CREDIT_LIMIT_NOT_ALLOWED, CREDIT_LIMIT_MESSAGE);
       if (open.userOverrideCreditLimit === command.creditLimit) return [];
+      return [{ type: 'CreditLimitOverridden', data: { accountId: command.accountId, creditLimit: command.creditLimit } }];
+    }
+    case 'OverrideLinkedCreditLimit': {
+      if (state.status !== 'absent') throw new NotFoundError('Account');
+      if (!canHaveCreditLimit(command.accountType) && command.creditLimit !== null) throw ruleViolated(['creditLimit'], CREDIT_LIMIT_NOT_ALLOWED, CREDIT_LIMIT_MESSAGE);
+      if (state.userOverrideCreditLimit === command.creditLimit) return [];
       return [{ type: 'CreditLimitOverridden', data: { accountId: command.accountId, creditLimit: command.creditLimit } }];
     }
     case 'DeleteAccount':
