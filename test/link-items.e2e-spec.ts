@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { handleCommand } from '../src/infrastructure/event-store/handle-command.js';
+import { linkItemDecider } from '../src/modules/link/link-items/link-item.decider.js';
+import { linkItemStreamId } from '../src/modules/link/link-items/link-item.js';
 import { createPersistentSandboxBank } from '../src/modules/link/provider/persistent-sandbox-bank.js';
 import { AccessTokenSealer } from '../src/modules/link/provider/access-token-sealer.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -103,6 +106,31 @@ describe('bank link: the link flow and linked accounts', () => {
     expect(overridden).toMatchObject({ userOverrideCreditLimit: 7000, creditLimit: card.creditLimit, source: 'bank_link' });
     expect((await first.as(key).patch(`/v1/accounts/${card.id}`, { creditLimit: null }).expect(200)).body.userOverrideCreditLimit).toBeNull();
     expect((await first.as(key).patch(`/v1/accounts/${checking.id}`, { creditLimit: 100 }).expect(422)).body.error.issues[0].params).toEqual({ code: 'CREDIT_LIMIT_NOT_ALLOWED' });
+  });
+
+  it("shows the item's state on its alerts and accounts as its events record it", async () => {
+    const { key, userId } = await first.newUser();
+    const { item } = await linkAnItem(first, key, 'ins_100001');
+    // The webhook increment will append these from provider webhooks; here they are appended directly.
+    const record = async (command: Parameters<typeof linkItemDecider.decide>[0]) => {
+      const outcome = await handleCommand(first.runtime.eventStore, linkItemStreamId(item.id), linkItemDecider, command, { userId, actor: 'system', requestId: 'webhook', now: new Date() }, 'Link item');
+      await first.runtime.readYourWrites.waitFor(outcome.position, ['link-items', 'accounts']);
+    };
+    await record({ type: 'RecordLoginRequired', linkItemUuid: item.id, error: { errorCode: 'ITEM_LOGIN_REQUIRED', errorMessage: 'sign in again' } });
+    await record({ type: 'RecordPendingDisconnect', linkItemUuid: item.id, disconnectAt: '2026-12-01T12:00:00.000Z' });
+    await record({ type: 'RecordNewAccountsAvailable', linkItemUuid: item.id });
+    const expected = { needsReauth: true, newAccountsAvailable: true, pendingDisconnectAt: '2026-12-01T12:00:00.000Z' };
+    expect((await first.as(key).get('/v1/link/items/alerts').expect(200)).body.alerts).toEqual([
+      { linkItemId: item.linkItemId, institutionName: 'Harbor Point Bank', institutionLogo: item.institutionLogo, ...expected },
+    ]);
+    expect((await first.as(key).get('/v1/link/items').expect(200)).body.items[0]).toMatchObject(expected);
+    for (const account of (await first.as(key).get('/v1/accounts').expect(200)).body.accounts as Listed[]) expect(account).toMatchObject(expected);
+
+    await record({ type: 'RecordLoginRepaired', linkItemUuid: item.id });
+    expect((await first.as(key).get('/v1/link/items/alerts').expect(200)).body.alerts[0]).toMatchObject({ needsReauth: false, newAccountsAvailable: true });
+    const [account] = (await first.as(key).get('/v1/accounts').expect(200)).body.accounts as Listed[];
+    expect(account.needsReauth).toBe(false);
+    expect((await first.as(key).get(`/v1/accounts/${account.id}`).expect(200)).body).toMatchObject({ newAccountsAvailable: true, pendingDisconnectAt: '2026-12-01T12:00:00.000Z' });
   });
 
   it('disconnects an item: it and its accounts leave every list, and doing it again is a no-op', async () => {
