@@ -1,7 +1,6 @@
 import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Database } from '../../src/infrastructure/database/schema.js';
 import { type EditableField, LOCKED_FIELD_OF, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
-import { counterpartyRowOf } from '../../src/modules/transactions/imported-transaction.js';
 import type { TransactionsTable } from './transactions.table.js';
 
 const COLUMN_OF: Record<EditableField, string> = {
@@ -35,7 +34,7 @@ export function mergeEdit(edits: Map<string, MergedEdit>, event: TransactionEdit
     // What only the provider sets follows its latest word.
     merged.changes.pending = provider.pending;
     merged.changes.authorized_date = provider.authorizedDate;
-    merged.changes.counterparties = provider.counterparties.map(counterpartyRowOf);
+    merged.changes.counterparties = provider.counterparties;
     merged.changes.logo_url = provider.logoUrl;
     merged.changes.website = provider.website;
   }

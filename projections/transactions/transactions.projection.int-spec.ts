@@ -97,7 +97,7 @@ describe('transactions projection', () => {
     );
     const pending = await connection.db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).execute();
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ id: pendingId, source: 'bank_link', link_account_id: 'link-acct', pending: true, merchant_name: 'Blue Bottle', logo_url: 'https://logo.example/bb.png', website: 'bluebottle.example', counterparties: [{ name: 'Square', type: 'payment_terminal', logo_url: null, website: 'squareup.com', entity_id: null, confidence_level: 'HIGH' }], locked_fields: [] });
+    expect(pending[0]).toMatchObject({ id: pendingId, source: 'bank_link', link_account_id: 'link-acct', pending: true, merchant_name: 'Blue Bottle', logo_url: 'https://logo.example/bb.png', website: 'bluebottle.example', counterparties: provider.counterparties, locked_fields: [] });
     await connection.db.transaction().execute((trx) =>
       transactionsProjection.apply(trx, [
         recorded(imported(postedId, { pending: false, replacesTransactionId: pendingId }), 0, '2026-11-03T10:00:00.000Z'),

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
 import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
-import { counterpartyRowOf, type TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
+import type { TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
 import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
 import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
 import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
@@ -104,7 +104,7 @@ function importedRowOf(event: TransactionImported, recorded: RecordedEvent, at: 
   return {
     ...rowOf({ type: 'TransactionCreated', data: { ...data, source: 'manual', notes: null, tagIds: [] } }, recorded, at),
     source: data.source,
-    counterparties: JSON.stringify(data.counterparties.map(counterpartyRowOf)) as never,
+    counterparties: JSON.stringify(data.counterparties) as never,
     link_account_id: data.linkAccountId,
     logo_url: data.logoUrl,
     website: data.website,

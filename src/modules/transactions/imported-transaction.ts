@@ -56,18 +56,6 @@ export type TransactionRemoved = DomainEvent<'TransactionRemoved', { transaction
 /** A pending transaction retired because a posted one (`byTransactionId`) took its place and the user's edits. */
 export type TransactionReplaced = DomainEvent<'TransactionReplaced', { transactionId: string; accountId: string; byTransactionId: string }>;
 
-/** A counterparty as the transactions read model and the API show it (the provider's own field names). */
-export function counterpartyRowOf(counterparty: ImportedCounterparty) {
-  return {
-    name: counterparty.name,
-    type: counterparty.type,
-    logo_url: counterparty.logoUrl,
-    website: counterparty.website,
-    entity_id: counterparty.entityId,
-    confidence_level: counterparty.confidenceLevel,
-  };
-}
-
 export function editableValuesFromProvider(values: ProviderValues): EditableValues {
   return {
     name: values.name,
