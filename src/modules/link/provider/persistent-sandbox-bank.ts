@@ -14,7 +14,7 @@ import {
   signWebhook,
   verifyWebhookSignature,
 } from '../sandbox-bank/index.js';
-import { sandboxWebhook, statusAfter } from './sandbox-webhook-bodies.js';
+import { sandboxWebhook, statusAfter } from '../sandbox-bank/sandbox-webhook-rules.js';
 
 /** The port plus the sandbox's controls, over state every instance shares. */
 export interface PersistentSandboxBank extends BankLinkProvider {

@@ -14,6 +14,7 @@ import { generateSandboxLedger, type SandboxLedger } from './sandbox-history.gen
 import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
 import { buildSyncLog, decodeCursor, readSyncPage, DEFAULT_CATCH_UP_DAYS, DEFAULT_SYNC_COUNT, type SyncChange } from './sandbox-sync.js';
 import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
+import { SANDBOX_ITEM_ERRORS, sandboxWebhook, statusAfter } from './sandbox-webhook-rules.js';
 import { opaqueIdFactory } from './opaque-id.factory.js';
 
 export const SANDBOX_WEBHOOK_SECRET = 'ledgerline-sandbox-webhook-secret';
@@ -54,10 +55,6 @@ interface SandboxItem {
 const DAY_MS = 86_400_000;
 const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
 
-const ERRORS = {
-  ITEM_LOGIN_REQUIRED: { errorCode: 'ITEM_LOGIN_REQUIRED', errorMessage: 'the login details of this item have changed and a user login is required to update this information' },
-  ERROR: { errorCode: 'INSTITUTION_DOWN', errorMessage: 'this institution is not currently responding to this request' },
-} as const;
 
 export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   const asOfDay = parseIsoDate(options.asOf);
@@ -119,7 +116,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
 
     async syncTransactions({ accessToken, cursor, count }) {
       const item = itemByToken(accessToken);
-      if (item.status.status === 'login_required') throw new BankLinkError('ITEM_LOGIN_REQUIRED', ERRORS.ITEM_LOGIN_REQUIRED.errorMessage);
+      if (item.status.status === 'login_required') throw new BankLinkError('ITEM_LOGIN_REQUIRED', SANDBOX_ITEM_ERRORS.ITEM_LOGIN_REQUIRED.errorMessage);
       item.log ??= buildSyncLog(item.ledger, catchUpDays);
       const position = cursor === undefined || cursor === '' ? 0 : decodeCursor(item.itemId, cursor, item.log.length);
       return readSyncPage(item.log, item.itemId, position, count ?? DEFAULT_SYNC_COUNT);
@@ -141,56 +138,11 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
     fireWebhook({ itemId, code, at }) {
       const item = itemById(itemId);
       const firedAt = at ?? clock.now();
-      const inAWeek = new Date(firedAt.getTime() + 7 * DAY_MS).toISOString();
-      const webhook = webhookFor(item.itemId, code, inAWeek);
-      item.status = nextStatus(item.status, webhook);
+      const webhook = sandboxWebhook(item.itemId, code, firedAt);
+      item.status = statusAfter(item.status, webhook);
       return { ...signWebhook(webhook, secret, firedAt), webhook };
     },
 
     itemHistory: (itemId) => itemById(itemId).ledger.history,
   };
-}
-
-function webhookFor(itemId: string, code: BankLinkWebhookCode, inAWeek: string): BankLinkWebhook {
-  switch (code) {
-    case 'SYNC_UPDATES_AVAILABLE':
-      return { code, itemId, initialUpdateComplete: true, historicalUpdateComplete: true };
-    case 'ITEM_LOGIN_REQUIRED':
-    case 'ERROR':
-      return { code, itemId, error: ERRORS[code] };
-    case 'PENDING_DISCONNECT':
-      return { code, itemId, disconnectAt: inAWeek, reason: 'INSTITUTION_MIGRATION' };
-    case 'PENDING_EXPIRATION':
-      return { code, itemId, consentExpiresAt: inAWeek };
-    case 'LOGIN_REPAIRED':
-    case 'NEW_ACCOUNTS_AVAILABLE':
-      return { code, itemId };
-    default: {
-      const unreachable: never = code;
-      throw new RangeError(`Unknown webhook code ${String(unreachable)}`);
-    }
-  }
-}
-
-/** Expiring consent is a disconnect with a date, as far as the item's status goes. */
-function nextStatus(current: ItemStatus, webhook: BankLinkWebhook): ItemStatus {
-  switch (webhook.code) {
-    case 'ITEM_LOGIN_REQUIRED':
-      return { status: 'login_required' };
-    case 'ERROR':
-      return { status: 'error', error: webhook.error };
-    case 'LOGIN_REPAIRED':
-      return { status: 'ok' };
-    case 'PENDING_DISCONNECT':
-      return { status: 'pending_disconnect', disconnectAt: webhook.disconnectAt };
-    case 'PENDING_EXPIRATION':
-      return { status: 'pending_disconnect', disconnectAt: webhook.consentExpiresAt };
-    case 'SYNC_UPDATES_AVAILABLE':
-    case 'NEW_ACCOUNTS_AVAILABLE':
-      return current;
-    default: {
-      const unreachable: never = webhook;
-      return unreachable;
-    }
-  }
 }

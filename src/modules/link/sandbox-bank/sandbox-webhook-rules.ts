@@ -2,15 +2,15 @@ import type { BankLinkWebhook, BankLinkWebhookCode, ItemStatus } from '../bank-l
 
 const DAY_MS = 86_400_000;
 
-const ERRORS = {
+export const SANDBOX_ITEM_ERRORS = {
   ITEM_LOGIN_REQUIRED: { errorCode: 'ITEM_LOGIN_REQUIRED', errorMessage: 'the login details of this item have changed and a user login is required to update this information' },
   ERROR: { errorCode: 'INSTITUTION_DOWN', errorMessage: 'this institution is not currently responding to this request' },
 } as const;
 
 /**
- * The webhook the sandbox sends for a code, and the item status it leaves behind: the same rules
- * as the in-memory sandbox, applied here to the status the persistent adapter stores, so every
- * instance sees one status.
+ * The webhook the sandbox sends for a code, and the item status it leaves behind: one set of rules
+ * for the in-memory sandbox and for the persistent adapter, which applies them to the status it
+ * stores so every instance sees one status.
  */
 export function sandboxWebhook(itemId: string, code: BankLinkWebhookCode, firedAt: Date): BankLinkWebhook {
   const inAWeek = new Date(firedAt.getTime() + 7 * DAY_MS).toISOString();
@@ -19,7 +19,7 @@ export function sandboxWebhook(itemId: string, code: BankLinkWebhookCode, firedA
       return { code, itemId, initialUpdateComplete: true, historicalUpdateComplete: true };
     case 'ITEM_LOGIN_REQUIRED':
     case 'ERROR':
-      return { code, itemId, error: ERRORS[code] };
+      return { code, itemId, error: SANDBOX_ITEM_ERRORS[code] };
     case 'PENDING_DISCONNECT':
       return { code, itemId, disconnectAt: inAWeek, reason: 'INSTITUTION_MIGRATION' };
     case 'PENDING_EXPIRATION':
