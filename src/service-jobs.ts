@@ -1,9 +1,17 @@
 import type { JobDefinition } from './infrastructure/jobs/job.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
+import { type BankLink, createBankLink } from './modules/link/bank-link.wiring.js';
+import { bankLinkSyncJob } from './modules/link/sync/bank-link-sync.job.js';
 import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
 export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefinition<never>[] {
-  return [nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>, tagDeletionJob(runtime) as JobDefinition<never>];
+  let bankLink: Promise<BankLink> | undefined;
+  const openBankLink = () => (bankLink ??= createBankLink(runtime.config, runtime.database.db, runtime.clock));
+  return [
+    nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>,
+    tagDeletionJob(runtime) as JobDefinition<never>,
+    bankLinkSyncJob({ ...runtime, bankLink: openBankLink }) as JobDefinition<never>,
+  ];
 }

@@ -1,6 +1,7 @@
 import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Database } from '../../src/infrastructure/database/schema.js';
 import { type EditableField, LOCKED_FIELD_OF, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
+import { counterpartyRowOf } from '../../src/modules/transactions/imported-transaction.js';
 import type { TransactionsTable } from './transactions.table.js';
 
 const COLUMN_OF: Record<EditableField, string> = {
@@ -28,6 +29,15 @@ export function mergeEdit(edits: Map<string, MergedEdit>, event: TransactionEdit
   for (const change of event.data.changes) {
     merged.changes[COLUMN_OF[change.field]] = change.newValue;
     merged.locks.set(LOCKED_FIELD_OF[change.field], change.locked);
+  }
+  const provider = event.data.provider;
+  if (provider) {
+    // What only the provider sets follows its latest word.
+    merged.changes.pending = provider.pending;
+    merged.changes.authorized_date = provider.authorizedDate;
+    merged.changes.counterparties = provider.counterparties.map(counterpartyRowOf);
+    merged.changes.logo_url = provider.logoUrl;
+    merged.changes.website = provider.website;
   }
   merged.revision = revision;
   merged.updatedAt = at;
@@ -68,6 +78,11 @@ export async function updateTransactions(trx: Transaction<Database>, edits: Map<
       amount = ${typed('amount', 'numeric')},
       date = ${typed('date', 'date')},
       category_id = ${typed('category_id', 'uuid')},
+      pending = ${typed('pending', 'boolean')},
+      authorized_date = ${typed('authorized_date', 'date')},
+      logo_url = ${text('logo_url')},
+      website = ${text('website')},
+      counterparties = CASE WHEN c.changes ? 'counterparties' THEN c.changes->'counterparties' ELSE t.counterparties END,
       location = CASE WHEN c.changes ? 'location' THEN nullif(c.changes->'location', 'null'::jsonb) ELSE t.location END,
       tag_ids = CASE WHEN c.changes ? 'tag_ids' THEN ARRAY(SELECT jsonb_array_elements_text(c.changes->'tag_ids'))::uuid[] ELSE t.tag_ids END,
       locked_fields = ARRAY(SELECT DISTINCT field FROM unnest(t.locked_fields || c.lock) AS field WHERE field <> ALL(c.unlock) ORDER BY field),

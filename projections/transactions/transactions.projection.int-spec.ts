@@ -74,4 +74,37 @@ describe('transactions projection', () => {
     const ids = (await connection.db.selectFrom('transactions').select('id').where('account_id', 'in', [linkedAccount, otherAccount]).execute()).map((row) => row.id);
     expect(ids).toEqual([elsewhere]);
   });
+  it('lists an imported transaction with its provider details, follows a system edit, and takes it out of the list when removed or replaced', async () => {
+    const [pendingId, postedId, droppedId, accountId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const provider = {
+      name: 'SQ *BLUE BOTTLE', merchantName: null, amount: '-6.5', date: '2026-11-01', categoryId: null, paymentChannel: 'in store' as const,
+      location: null, pending: true, authorizedDate: '2026-11-01',
+      counterparties: [{ name: 'Square', type: 'payment_terminal', logoUrl: null, website: 'squareup.com', entityId: null, confidenceLevel: 'HIGH' }],
+      logoUrl: null, website: null,
+    };
+    const imported = (transactionId: string, overrides: object = {}): TransactionEvent => ({
+      type: 'TransactionImported',
+      data: { ...provider, transactionId, accountId, source: 'bank_link', linkItemId: 'item', linkAccountId: 'link-acct', providerTransactionId: transactionId, isoCurrencyCode: 'USD', replacesTransactionId: null, ...overrides },
+    });
+    const enriched = { ...provider, merchantName: 'Blue Bottle', logoUrl: 'https://logo.example/bb.png', website: 'bluebottle.example' };
+    await connection.db.transaction().execute((trx) =>
+      transactionsProjection.apply(trx, [
+        recorded(imported(pendingId), 0, '2026-11-02T10:00:00.000Z'),
+        recorded(imported(droppedId), 0, '2026-11-02T10:00:00.000Z'),
+        recorded({ type: 'TransactionEdited', data: { transactionId: pendingId, changes: [{ field: 'merchantName', oldValue: null, newValue: 'Blue Bottle', locked: false }], provider: enriched } }, 1, '2026-11-02T10:00:01.000Z'),
+        recorded({ type: 'TransactionRemoved', data: { transactionId: droppedId, accountId } }, 1, '2026-11-02T10:00:02.000Z'),
+      ]),
+    );
+    const pending = await connection.db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).execute();
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ id: pendingId, source: 'bank_link', link_account_id: 'link-acct', pending: true, merchant_name: 'Blue Bottle', logo_url: 'https://logo.example/bb.png', website: 'bluebottle.example', counterparties: [{ name: 'Square', type: 'payment_terminal', logo_url: null, website: 'squareup.com', entity_id: null, confidence_level: 'HIGH' }], locked_fields: [] });
+    await connection.db.transaction().execute((trx) =>
+      transactionsProjection.apply(trx, [
+        recorded(imported(postedId, { pending: false, replacesTransactionId: pendingId }), 0, '2026-11-03T10:00:00.000Z'),
+        recorded({ type: 'TransactionReplaced', data: { transactionId: pendingId, accountId, byTransactionId: postedId } }, 2, '2026-11-03T10:00:01.000Z'),
+      ]),
+    );
+    const posted = await connection.db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).execute();
+    expect(posted.map((row) => [row.id, row.pending])).toEqual([[postedId, false]]);
+  });
 });

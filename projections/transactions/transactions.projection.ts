@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
 import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
+import { counterpartyRowOf, type TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
 import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
 import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
 import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
@@ -17,7 +18,18 @@ export const transactionsProjection: ProjectionDefinition = {
   // v2: tags applied and removed by events of their own (TagApplied, TagRemoved), and a GIN index on tag_ids.
   version: 2,
   tables: ['transactions'],
-  eventTypes: ['TransactionCreated', 'TransactionEdited', 'TransactionDeleted', 'AccountDeleted', 'TagApplied', 'TagRemoved', 'LinkItemDisconnected'],
+  eventTypes: [
+    'TransactionCreated',
+    'TransactionImported',
+    'TransactionEdited',
+    'TransactionDeleted',
+    'TransactionRemoved',
+    'TransactionReplaced',
+    'AccountDeleted',
+    'TagApplied',
+    'TagRemoved',
+    'LinkItemDisconnected',
+  ],
   createTables: createTransactionsTable,
   async apply(trx, events) {
     let created: Insertable<TransactionsTable>[] = [];
@@ -33,8 +45,7 @@ export const transactionsProjection: ProjectionDefinition = {
     };
     let runType: string | null = null;
     for (const recorded of events) {
-      // A tag change is an edit of the tag_ids column: it joins the run of edits.
-      const kind = recorded.type === 'TagApplied' || recorded.type === 'TagRemoved' ? 'TransactionEdited' : recorded.type;
+      const kind = RUN_OF[recorded.type] ?? recorded.type;
       if (kind !== runType) await flush();
       runType = kind;
       if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX) && recorded.type === 'AccountDeleted') {
@@ -53,10 +64,15 @@ export const transactionsProjection: ProjectionDefinition = {
         case 'TransactionCreated':
           created.push(rowOf(event, recorded, at));
           break;
+        case 'TransactionImported':
+          created.push(importedRowOf(event, recorded, at));
+          break;
         case 'TransactionEdited':
           mergeEdit(edited, event, Number(recorded.revision), at);
           break;
         case 'TransactionDeleted':
+        case 'TransactionRemoved':
+        case 'TransactionReplaced':
           deleted.push(event.data.transactionId);
           break;
         case 'TagApplied':
@@ -70,6 +86,30 @@ export const transactionsProjection: ProjectionDefinition = {
     await flush();
   },
 };
+
+/**
+ * Events that write the same way share a run: a tag change is an edit of the tag_ids column, an
+ * import is a creation, and a transaction the provider removed or replaced leaves the list.
+ */
+const RUN_OF: Partial<Record<string, string>> = {
+  TagApplied: 'TransactionEdited',
+  TagRemoved: 'TransactionEdited',
+  TransactionImported: 'TransactionCreated',
+  TransactionRemoved: 'TransactionDeleted',
+  TransactionReplaced: 'TransactionDeleted',
+};
+
+function importedRowOf(event: TransactionImported, recorded: RecordedEvent, at: Date): Insertable<TransactionsTable> {
+  const { data } = event;
+  return {
+    ...rowOf({ type: 'TransactionCreated', data: { ...data, source: 'manual', notes: null, tagIds: [] } }, recorded, at),
+    source: data.source,
+    counterparties: JSON.stringify(data.counterparties.map(counterpartyRowOf)) as never,
+    link_account_id: data.linkAccountId,
+    logo_url: data.logoUrl,
+    website: data.website,
+  };
+}
 
 function asTagSetEdit(event: TagApplied | TagRemoved): TransactionEdited {
   const { transactionId, resultingTagIds, locked } = event.data;

@@ -38,6 +38,8 @@ export interface TestAppOptions {
   readonly env?: Record<string, string>;
   /** Where the service's log lines go (at LOG_LEVEL, or info when given). */
   readonly logTo?: NodeJS.WritableStream;
+  /** The job definitions (the service's own by default). */
+  readonly jobs?: typeof serviceJobs;
 }
 
 /** The real application on a fresh database: HTTP in, PostgreSQL out, nothing mocked. */
@@ -46,7 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // One test user sends far more requests a minute than a person: specs of the limit turn it on.
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const log = options.logTo ? createLogger(options.env?.LOG_LEVEL ? config.logLevel : 'info', options.logTo) : createLogger(config.logLevel);
-  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: serviceJobs });
+  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs });
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;
   const openApi = new OpenApiValidator((await request(server).get('/v1/openapi.json').expect(200)).body);

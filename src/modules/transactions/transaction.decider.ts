@@ -12,6 +12,7 @@ import {
   type TransactionEvent,
   type TransactionState,
 } from './transaction.js';
+import { decideImport, type TransactionImportCommand } from './transaction-import.decider.js';
 
 /** A sparse edit: a present value writes and locks the field, `null` restores and unlocks it. */
 export type TransactionPatch = { [Field in EditableField]?: EditableValues[Field] | null };
@@ -24,7 +25,8 @@ export type TransactionCommand =
    * Bulk apply (`lock: true`: the user's write) or a deleted tag's fan-out (`lock: false`: the
    * lock stays as it was). Only a change of the set is recorded, so repeating it adds nothing.
    */
-  | { type: 'ChangeTransactionTags'; transactionId: string; add: string[]; remove: string[]; lock: boolean };
+  | { type: 'ChangeTransactionTags'; transactionId: string; add: string[]; remove: string[]; lock: boolean }
+  | TransactionImportCommand;
 
 export function decideTransaction(command: TransactionCommand, state: TransactionState): TransactionEvent[] {
   switch (command.type) {
@@ -52,6 +54,11 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       // Idempotent, and provider-managed transactions are the provider's to remove.
       if (state.status !== 'live' || state.source !== 'manual' || !state.accountId) return [];
       return [{ type: 'TransactionDeleted', data: { transactionId: command.transactionId, accountId: state.accountId } }];
+    case 'ImportTransaction':
+    case 'UpdateFromProvider':
+    case 'RemoveImportedTransaction':
+    case 'RetireReplacedTransaction':
+      return decideImport(command, state);
     default: {
       unhandled(command);
       throw new Error(`Unknown transaction command ${(command as { type: string }).type}`);

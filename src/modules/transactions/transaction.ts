@@ -1,5 +1,6 @@
 import { unhandled } from '../../core/exhaustive.js';
 import type { DomainEvent } from '../../core/events.js';
+import { editableValuesFromProvider, type ProviderValues, providerValuesOf, type TransactionImported, type TransactionRemoved, type TransactionReplaced } from './imported-transaction.js';
 
 export const PAYMENT_CHANNELS = ['in store', 'online', 'other'] as const;
 export type PaymentChannel = (typeof PAYMENT_CHANNELS)[number];
@@ -56,7 +57,16 @@ export interface FieldChange<Field extends EditableField = EditableField> {
   /** true: the user's value now wins over provider updates; false: restored to the provider's value. */
   locked: boolean;
 }
-export type TransactionEdited = DomainEvent<'TransactionEdited', { transactionId: string; changes: FieldChange[] }>;
+/**
+ * A sync's edit (actor system) carries `provider`: everything the provider says after it, which
+ * is also what `null` restores; its `changes` name only the fields the user had not locked. An
+ * edit carrying `carriedFromTransactionId` moves a pending transaction's user values onto its
+ * posted one.
+ */
+export type TransactionEdited = DomainEvent<
+  'TransactionEdited',
+  { transactionId: string; changes: FieldChange[]; provider?: ProviderValues; carriedFromTransactionId?: string }
+>;
 export type TransactionDeleted = DomainEvent<'TransactionDeleted', { transactionId: string; accountId: string }>;
 
 /**
@@ -67,12 +77,24 @@ export type TransactionDeleted = DomainEvent<'TransactionDeleted', { transaction
 export type TagApplied = DomainEvent<'TagApplied', { transactionId: string; tagIds: string[]; resultingTagIds: string[]; locked: boolean }>;
 export type TagRemoved = DomainEvent<'TagRemoved', { transactionId: string; tagIds: string[]; resultingTagIds: string[]; locked: boolean }>;
 
-export type TransactionEvent = TransactionCreated | TransactionEdited | TransactionDeleted | TagApplied | TagRemoved;
+export type TransactionEvent =
+  | TransactionCreated
+  | TransactionImported
+  | TransactionEdited
+  | TransactionDeleted
+  | TransactionRemoved
+  | TransactionReplaced
+  | TagApplied
+  | TagRemoved;
 
 export interface TransactionState {
-  readonly status: 'absent' | 'live' | 'deleted';
+  /** `removed`: the provider dropped it; `replaced`: its posted transaction took its place. */
+  readonly status: 'absent' | 'live' | 'deleted' | 'removed' | 'replaced';
   readonly accountId: string | null;
   readonly source: 'manual' | 'bank_link';
+  /** For an imported transaction, what the provider said last. */
+  readonly provider: ProviderValues | null;
+  readonly replacedBy: string | null;
   /** What the provider (or, for manual transactions, creation) said: what `null` restores. */
   readonly original: EditableValues | null;
   readonly current: EditableValues | null;
@@ -83,6 +105,8 @@ export const initialTransactionState = (): TransactionState => ({
   status: 'absent',
   accountId: null,
   source: 'manual',
+  provider: null,
+  replacedBy: null,
   original: null,
   current: null,
   locked: new Set(),
@@ -92,7 +116,12 @@ export function evolveTransaction(state: TransactionState, event: TransactionEve
   switch (event.type) {
     case 'TransactionCreated': {
       const values = editableValuesOf(event.data);
-      return { status: 'live', accountId: event.data.accountId, source: event.data.source, original: values, current: values, locked: new Set() };
+      return { ...initialTransactionState(), status: 'live', accountId: event.data.accountId, source: event.data.source, original: values, current: values };
+    }
+    case 'TransactionImported': {
+      const provider = providerValuesOf(event.data);
+      const values = editableValuesFromProvider(provider);
+      return { ...initialTransactionState(), status: 'live', accountId: event.data.accountId, source: 'bank_link', provider, original: values, current: values };
     }
     case 'TransactionEdited': {
       if (!state.current) return state;
@@ -103,10 +132,16 @@ export function evolveTransaction(state: TransactionState, event: TransactionEve
         if (change.locked) locked.add(change.field);
         else locked.delete(change.field);
       }
-      return { ...state, current, locked };
+      const provider = event.data.provider ?? state.provider;
+      const original = event.data.provider && state.original ? { ...state.original, ...editableValuesFromProvider(event.data.provider), notes: state.original.notes, tagIds: state.original.tagIds } : state.original;
+      return { ...state, current, locked, provider, original };
     }
     case 'TransactionDeleted':
       return { ...state, status: 'deleted' };
+    case 'TransactionRemoved':
+      return { ...state, status: state.status === 'replaced' ? 'replaced' : 'removed' };
+    case 'TransactionReplaced':
+      return { ...state, status: 'replaced', replacedBy: event.data.byTransactionId };
     case 'TagApplied':
     case 'TagRemoved': {
       if (!state.current) return state;

@@ -68,6 +68,18 @@ export class LinkItemsHttpController {
     return this.queries.execute(new ListLinkAccounts(principal.user.id, linkItemId));
   }
 
+  @Post('link/items/:linkItemId/sync')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'syncLinkItem', summary: 'Queue a sync of one of your items: new, changed and removed transactions from the provider' })
+  @ApiParam(LINK_ITEM_ID_PARAM)
+  @ApiOkResponse({ type: SuccessResponse })
+  // No body is taken, but one sent is still parsed at the edge: malformed (400) or oversize (413).
+  @ApiErrors(400, 401, 403, 404, 413)
+  async sync(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @LinkItemIdParam() linkItemId: string): Promise<SuccessResponse> {
+    await this.flows.sync(userCommandContext(principal, requestId, this.clock), linkItemId);
+    return { success: true, message: 'Sync queued' };
+  }
+
   @Delete('link/items/:linkItemId')
   @HttpCode(200)
   @ApiOperation({ operationId: 'disconnectLinkItem', summary: 'Disconnect an item: it, its accounts and their transactions leave every list (idempotent)' })

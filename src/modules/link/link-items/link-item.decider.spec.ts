@@ -78,4 +78,14 @@ describe('link item decider', () => {
     spec.given([]).when({ type: 'DisconnectLinkItem', linkItemUuid }).thenThrows(notFound);
     spec.given([]).when({ type: 'RecordNewAccountsAvailable', linkItemUuid }).thenThrows(notFound);
   });
+  it('records each imported sync page with the cursor to go on from; an empty page at the same cursor records nothing', () => {
+    const page: LinkItemEvent = { type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c1', added: 500, modified: 0, removed: 0 } };
+    spec.given([linked]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 500, modified: 0, removed: 0 }).then([page]);
+    spec.given([linked, page]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 0, modified: 0, removed: 0 }).then([]);
+    spec
+      .given([linked, page])
+      .when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c2', added: 0, modified: 0, removed: 0 })
+      .then([{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c2', added: 0, modified: 0, removed: 0 } }]);
+    spec.given([linked, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: 'item-sandbox-1', accountIds: [] } }]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 1, modified: 0, removed: 0 }).then([]);
+  });
 });

@@ -15,7 +15,8 @@ export type LinkItemCommand =
   | { type: 'RecordLoginRepaired'; linkItemUuid: string }
   | { type: 'RecordPendingDisconnect'; linkItemUuid: string; disconnectAt: string }
   | { type: 'RecordNewAccountsAvailable'; linkItemUuid: string }
-  | { type: 'DisconnectLinkItem'; linkItemUuid: string };
+  | { type: 'DisconnectLinkItem'; linkItemUuid: string }
+  | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number };
 
 export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): LinkItemEvent[] {
   if (command.type === 'LinkItem') {
@@ -39,6 +40,12 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
       return state.newAccountsAvailable ? [] : [{ type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } }];
     case 'DisconnectLinkItem':
       return [{ type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: state.linkItemId ?? '', accountIds: [...state.accountIds] } }];
+    case 'RecordSyncPage': {
+      const { cursor, added, modified, removed } = command;
+      // An empty page that leaves the cursor where it was records nothing.
+      if (cursor === state.cursor && added + modified + removed === 0) return [];
+      return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed } }];
+    }
     default: {
       unhandled(command);
       throw new Error(`Unknown link item command ${(command as { type: string }).type}`);

@@ -8,7 +8,8 @@ import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
-import { DATABASE } from '../../../infrastructure/runtime/tokens.js';
+import type { JobRunner } from '../../../infrastructure/jobs/job.js';
+import { DATABASE, JOBS } from '../../../infrastructure/runtime/tokens.js';
 import { BankLinkError, type BankLinkProvider, type LinkToken } from '../bank-link.port.js';
 import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
 import type { LinkItemResponse } from '../http/link.responses.js';
@@ -16,6 +17,7 @@ import { linkItemUuidOf } from './link-item.js';
 import { ExecuteLinkItemCommand } from './link-item.commands.js';
 import { GetLinkItem } from './link-item.queries.js';
 import { toLinkedAccount } from './linked-account.mapping.js';
+import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput, bankLinkSyncJobId } from '../sync/bank-link-sync.job.js';
 
 /** What a new item's response and the linker's next reads (items, accounts) are built from. */
 const LINK_READ_MODELS = [linkItemsProjection.name, accountsProjection.name];
@@ -35,6 +37,7 @@ export class LinkItemFlows {
     private readonly queries: QueryBus,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     @Inject(BANK_LINK) private readonly bankLink: BankLink,
+    @Inject(JOBS) private readonly jobs: JobRunner,
   ) {}
 
   async createLinkToken(context: CommandContext, reconnectLinkItemId: string | undefined): Promise<LinkToken> {
@@ -84,7 +87,19 @@ export class LinkItemFlows {
       billedProducts: BILLED_PRODUCTS,
     };
     await this.commands.execute(new ExecuteLinkItemCommand(linkItemUuid, { type: 'LinkItem', data }, context), LINK_READ_MODELS);
+    await this.queueSync(context, exchanged.itemId);
     return this.queries.execute(new GetLinkItem(userId, exchanged.itemId));
+  }
+
+  /** Queues a sync of one of the user's items (404 for an item that is not theirs or is disconnected). */
+  async sync(context: CommandContext, linkItemId: string): Promise<void> {
+    await this.queries.execute(new GetLinkItem(context.userId, linkItemId));
+    await this.queueSync(context, linkItemId);
+  }
+
+  private async queueSync(context: CommandContext, linkItemId: string): Promise<void> {
+    const input: BankLinkSyncInput = { userId: context.userId, linkItemId };
+    await this.jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(linkItemUuidOf(context.userId, linkItemId), context.now) });
   }
 
   /** Idempotent: a disconnected item answers that it already is; an item the user never had is a 404. */

@@ -55,7 +55,15 @@ export type LinkItemNewAccountsAvailable = DomainEvent<'LinkItemNewAccountsAvail
 /** The item and its accounts leave every list; `accountIds` lets read models drop them without the item's history. */
 export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkItemUuid: string; linkItemId: string; accountIds: string[] }>;
 
+/**
+ * One page of the provider's transaction changes, imported: appended after the page's
+ * transaction events, so `cursor` is where a sync — or one resumed after a crash — goes on from.
+ * Not in LINK_ITEM_EVENT_TYPES: no read model needs a page.
+ */
+export type LinkItemSyncPageImported = DomainEvent<'LinkItemSyncPageImported', { linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }>;
+
 export type LinkItemEvent =
+  | LinkItemSyncPageImported
   | LinkItemLinked
   | LinkItemLoginRequired
   | LinkItemErrored
@@ -82,6 +90,8 @@ export interface LinkItemState {
   readonly error: LinkItemError | null;
   readonly newAccountsAvailable: boolean;
   readonly pendingDisconnectAt: string | null;
+  /** The provider cursor after the last imported page; null before the first. */
+  readonly cursor: string | null;
 }
 
 export const initialLinkItemState = (): LinkItemState => ({
@@ -92,6 +102,7 @@ export const initialLinkItemState = (): LinkItemState => ({
   error: null,
   newAccountsAvailable: false,
   pendingDisconnectAt: null,
+  cursor: null,
 });
 
 export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): LinkItemState {
@@ -109,6 +120,8 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
       return { ...state, newAccountsAvailable: true };
     case 'LinkItemDisconnected':
       return { ...state, status: 'disconnected' };
+    case 'LinkItemSyncPageImported':
+      return { ...state, cursor: event.data.cursor };
     default: {
       unhandled(event);
       return state;
