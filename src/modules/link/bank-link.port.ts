@@ -206,7 +206,10 @@ export interface BankLinkProvider {
   /** Restartable: the same cursor and count always return the same page. */
   syncTransactions(request: SyncRequest): Promise<SyncPage>;
   getItemStatus(accessToken: string): Promise<ItemStatus>;
+  /** The item's accounts with their balances as the provider sees them now. */
+  getAccounts(accessToken: string): Promise<readonly LinkAccount[]>;
   removeItem(accessToken: string): Promise<void>;
-  verifyWebhook(rawBody: string, headers: WebhookHeaders): boolean;
+  /** False for a wrong signature, or one signed too long before (or after) `now`. */
+  verifyWebhook(rawBody: string, headers: WebhookHeaders, now: Date): boolean;
   parseWebhook(rawBody: string): BankLinkWebhook | UnrecognisedWebhook;
 }

@@ -153,7 +153,12 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
       opened.delete(row.item_id);
     },
 
-    verifyWebhook: (rawBody, headers) => verifyWebhookSignature(rawBody, headers, secret),
+    async getAccounts(accessToken) {
+      const item = await openCached(await itemByAccessToken(accessToken));
+      return item.bank.getAccounts(item.innerAccessToken);
+    },
+
+    verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
     parseWebhook: parseWebhookBody,
 
     async fireWebhook({ itemId, code, at }) {

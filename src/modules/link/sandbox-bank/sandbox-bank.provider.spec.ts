@@ -66,7 +66,7 @@ describe('the sandbox bank', () => {
     const { bank, item } = await linkedItem();
     for (const code of BANK_LINK_WEBHOOK_CODES) {
       const fired = bank.fireWebhook({ itemId: item.itemId, code });
-      expect(bank.verifyWebhook(fired.rawBody, fired.headers)).toBe(true);
+      expect(bank.verifyWebhook(fired.rawBody, fired.headers, now)).toBe(true);
       expect(bank.parseWebhook(fired.rawBody)).toEqual(fired.webhook);
       expect(fired.webhook).toMatchObject({ code, itemId: item.itemId });
     }
@@ -78,12 +78,12 @@ describe('the sandbox bank', () => {
     const { bank, item } = await linkedItem();
     const fired = bank.fireWebhook({ itemId: item.itemId, code: 'SYNC_UPDATES_AVAILABLE' });
     const upperCased = { [SANDBOX_SIGNATURE_HEADER.toUpperCase()]: [fired.headers[SANDBOX_SIGNATURE_HEADER]!] };
-    expect(bank.verifyWebhook(fired.rawBody, upperCased)).toBe(true);
-    expect(bank.verifyWebhook(fired.rawBody.replace(item.itemId, 'someone-else'), fired.headers)).toBe(false);
-    expect(bank.verifyWebhook(`${fired.rawBody} `, fired.headers)).toBe(false);
-    expect(createSandboxBank({ seed: 3, asOf, webhookSecret: 'other' }).verifyWebhook(fired.rawBody, fired.headers)).toBe(false);
-    expect(bank.verifyWebhook(fired.rawBody, {})).toBe(false);
-    expect(bank.verifyWebhook(fired.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=abc' })).toBe(false);
+    expect(bank.verifyWebhook(fired.rawBody, upperCased, now)).toBe(true);
+    expect(bank.verifyWebhook(fired.rawBody.replace(item.itemId, 'someone-else'), fired.headers, now)).toBe(false);
+    expect(bank.verifyWebhook(`${fired.rawBody} `, fired.headers, now)).toBe(false);
+    expect(createSandboxBank({ seed: 3, asOf, webhookSecret: 'other' }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
+    expect(bank.verifyWebhook(fired.rawBody, {}, now)).toBe(false);
+    expect(bank.verifyWebhook(fired.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=abc' }, now)).toBe(false);
   });
 
   it('parses unknown or malformed bodies as UNRECOGNISED', () => {

@@ -132,7 +132,11 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       items.delete(item.itemId);
     },
 
-    verifyWebhook: (rawBody, headers) => verifyWebhookSignature(rawBody, headers, secret),
+    async getAccounts(accessToken) {
+      return itemByToken(accessToken).ledger.history.accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
+    },
+
+    verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
     parseWebhook: parseWebhookBody,
 
     fireWebhook({ itemId, code, at }) {

@@ -58,7 +58,7 @@ function headerValue(headers: WebhookHeaders, name: string): string | undefined 
 
 const SIGNATURE = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 
-export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: string): boolean {
+export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: string, _now: Date): boolean {
   const match = SIGNATURE.exec(headerValue(headers, SANDBOX_SIGNATURE_HEADER) ?? '');
   if (match === null) return false;
   const expected = Buffer.from(signature(secret, match[1] as string, rawBody), 'hex');
