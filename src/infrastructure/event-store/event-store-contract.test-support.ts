@@ -109,6 +109,39 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
       expect(await store.readStream(id)).toHaveLength(2);
     });
 
+    it('creates many streams at once, leaves the ones that exist as they are and names them', async () => {
+      const { store } = harness();
+      const [a, b, c] = [stream(), stream(), stream()];
+      await store.appendToStream(b, [event('B0')], 'no_stream');
+      const result = await store.appendToNewStreams([
+        { streamId: a, events: [event('A0'), event('A1')] },
+        { streamId: b, events: [event('B-again')] },
+        { streamId: c, events: [event('C0')] },
+      ]);
+      expect(result.existing).toEqual([b]);
+      const read = await store.readStreams([a, b, c, stream()]);
+      expect([...read.values()].map((events) => events.map((e) => [e.type, e.revision]))).toEqual([[['A0', 0n], ['A1', 1n]], [['B0', 0n]], [['C0', 0n]], []]);
+      const last = [...read.get(a)!, ...read.get(c)!].reduce((latest, e) => (comparePositions(e.position, latest.position) > 0 ? e : latest));
+      expect(comparePositions(result.position!, last.position)).toBe(0);
+
+      const again = await store.appendToNewStreams([{ streamId: a, events: [event('A-again')] }, { streamId: c, events: [event('C-again')] }]);
+      expect(again).toEqual({ existing: [a, c], position: null });
+      expect((await store.readStream(a)).map((e) => e.type)).toEqual(['A0', 'A1']);
+    });
+
+    it('creates each of many streams once when two writers race to create them', async () => {
+      const { store } = harness();
+      const ids = Array.from({ length: 40 }, () => stream());
+      const batch = (writer: string) => ids.map((streamId) => ({ streamId, events: [event(`${writer}0`), event(`${writer}1`)] }));
+      const [one, two] = await Promise.all([store.appendToNewStreams(batch('X')), store.appendToNewStreams(batch('Y'))]);
+      expect([...one.existing, ...two.existing].sort()).toEqual([...ids].sort());
+      for (const events of (await store.readStreams(ids)).values()) {
+        expect(events.map((e) => e.type)).toEqual(expect.arrayContaining([expect.stringMatching(/^[XY]0$/)]));
+        expect(new Set(events.map((e) => e.type[0]))).toHaveProperty('size', 1);
+        expect(events.map((e) => e.revision)).toEqual([0n, 1n]);
+      }
+    });
+
     it('reads all streams from a position in one global order', async () => {
       const { store } = harness();
       const before = await store.headPosition();

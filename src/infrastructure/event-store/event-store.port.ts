@@ -13,6 +13,19 @@ export interface AppendResult {
   readonly position: GlobalPosition;
 }
 
+/** A stream to create with its first events (as `appendToStream(streamId, events, 'no_stream')`). */
+export interface NewStream {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+}
+
+export interface NewStreamsResult {
+  /** The streams that existed already: nothing was appended to them. */
+  readonly existing: readonly string[];
+  /** Global position of the last appended event; null when every stream existed. */
+  readonly position: GlobalPosition | null;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit to start at the beginning. */
   readonly after?: GlobalPosition;
@@ -32,8 +45,16 @@ export interface EventSubscription extends AsyncIterable<RecordedEvent> {
 
 export interface EventStore {
   appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Creates many streams at once, each whole or not at all; a stream that already exists keeps
+   * what it has and is named in `existing`. Not atomic across streams: a failure may leave some
+   * created and others not, and calling again with the same streams finishes the rest.
+   */
+  appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult>;
   /** Every event of one stream, oldest first; empty when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** `readStream` of many streams at once: every id asked for is a key (empty list when absent). */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): EventSubscription;
   /** The position of the newest event visible to readers, for lag reports. */

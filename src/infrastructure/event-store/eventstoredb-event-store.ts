@@ -24,7 +24,8 @@ import {
   START_POSITION,
   WrongExpectedRevisionError,
 } from '../../core/events.js';
-import type { AppendResult, EventStore, EventSubscription, NewEvent, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import { appendToNewStreamsOneByOne } from './new-streams.js';
 
 /** The same port over EventStoreDB / KurrentDB, selected by `EVENTSTORE_URL`. */
 export class EventStoreDbEventStore implements EventStore {
@@ -54,6 +55,17 @@ export class EventStoreDbEventStore implements EventStore {
       }
       throw error;
     }
+  }
+
+  /** EventStoreDB has no bulk create: one `no_stream` append per stream. */
+  appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult> {
+    return appendToNewStreamsOneByOne(this, streams);
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const unique = [...new Set(streamIds)];
+    const read = await Promise.all(unique.map(async (streamId) => [streamId, await this.readStream(streamId)] as const));
+    return new Map(read);
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {

@@ -8,7 +8,8 @@ import {
   START_POSITION,
   WrongExpectedRevisionError,
 } from '../../core/events.js';
-import type { AppendResult, EventStore, EventSubscription, NewEvent, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import { appendToNewStreamsOneByOne } from './new-streams.js';
 import { connectDatabase } from '../database/database.js';
 import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
 import { pollingSubscription } from './polling-subscription.js';
@@ -99,9 +100,53 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
+  /** One statement for every stream; should another writer create one of them meanwhile, one stream at a time. */
+  async appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult> {
+    const events = streams.flatMap(({ streamId, events: first }) => first.map((event, revision) => ({ streamId, revision, event })));
+    if (events.length === 0) return { existing: [], position: null };
+    let rows: { stream_id: string; commit_position: string; global_position: string }[];
+    try {
+      rows = (
+        await this.pool.query({
+          name: 'ledgerline-append-new-streams',
+          text: NEW_STREAMS_STATEMENT,
+          values: [
+            events.map(({ event }) => event.id ?? randomUUID()),
+            events.map(({ streamId }) => streamId),
+            events.map(({ revision }) => revision),
+            events.map(({ event }) => event.type),
+            events.map(({ event }) => JSON.stringify(event.data)),
+            events.map(({ event }) => JSON.stringify(event.metadata)),
+          ],
+        })
+      ).rows;
+    } catch (error) {
+      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) return appendToNewStreamsOneByOne(this, streams);
+      throw error;
+    }
+    const created = new Set(rows.map((row) => row.stream_id));
+    const existing = [...new Set(streams.filter(({ streamId, events: first }) => first.length > 0 && !created.has(streamId)).map(({ streamId }) => streamId))];
+    if (rows.length === 0) return { existing, position: null };
+    this.announceAppend();
+    const last = rows.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
+    return { existing, position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) } };
+  }
+
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     const result = await this.pool.query<EventRow>({ name: 'ledgerline-read-stream', text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, values: [streamId] });
     return result.rows.map(toRecordedEvent);
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>(streamIds.map((streamId) => [streamId, []]));
+    if (streamIds.length === 0) return streams;
+    const result = await this.pool.query<EventRow>({
+      name: 'ledgerline-read-streams',
+      text: `SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision`,
+      values: [[...new Set(streamIds)]],
+    });
+    for (const row of result.rows) streams.get(row.stream_id)?.push(toRecordedEvent(row));
+    return streams;
   }
 
   async readAll({ after = START_POSITION, maxCount, eventTypes }: ReadAllOptions): Promise<RecordedEvent[]> {
@@ -192,6 +237,14 @@ export class PostgresEventStore implements EventStore {
 /**
  * The hot path runs as named (prepared) statements: parsed and planned once per connection.
  */
+/** Skips every stream that has an event already; a stream created meanwhile by another writer fails the statement. */
+const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
+  SELECT e.id, e.stream_id, e.revision, e.type, e.data, e.metadata
+    FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS e(id, stream_id, revision, type, data, metadata, ordinal)
+   WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.stream_id)
+   ORDER BY e.ordinal
+  RETURNING stream_id, transaction_id::text AS commit_position, global_position`;
+
 export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
   const params = [
     streamId,

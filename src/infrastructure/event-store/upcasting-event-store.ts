@@ -12,14 +12,12 @@ export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventS
   // projectors as stored, where this release's old version parks it if it cannot apply it; the
   // newer release's version of the read model is the one that counts.
   const upcastForFeed = (event: RecordedEvent) => (event.metadata.schemaVersion > schemas.currentVersion(event.type) ? event : schemas.upcast(event));
+  const stamped = (events: readonly NewEvent[]) => events.map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: schemas.currentVersion(event.type) } }));
   return {
-    appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> =>
-      store.appendToStream(
-        streamId,
-        events.map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: schemas.currentVersion(event.type) } })),
-        expected,
-      ),
+    appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> => store.appendToStream(streamId, stamped(events), expected),
+    appendToNewStreams: (streams) => store.appendToNewStreams(streams.map(({ streamId, events }) => ({ streamId, events: stamped(events) }))),
     readStream: async (streamId) => (await store.readStream(streamId)).map(upcast),
+    readStreams: async (streamIds) => new Map([...(await store.readStreams(streamIds))].map(([streamId, events]) => [streamId, events.map(upcast)])),
     readAll: async (options: ReadAllOptions) => (await store.readAll(options)).map(upcastForFeed),
     subscribeToAll(options?: SubscribeOptions): EventSubscription {
       const subscription = store.subscribeToAll(options);
