@@ -10,7 +10,8 @@ export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
   version: 3,
   tables: ['accounts'],
-  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted', ...LINK_ITEM_EVENT_TYPES],
+  // LinkItemBalancesRefreshed is not in LINK_ITEM_EVENT_TYPES: only this read model keeps balances.
+  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted', ...LINK_ITEM_EVENT_TYPES, 'LinkItemBalancesRefreshed'],
   createTables: createAccountsTable,
   async apply(trx, events) {
     for (const recorded of events as readonly RecordedEvent<AccountEvent>[]) {

@@ -72,6 +72,15 @@ export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: Record
     case 'LinkItemDisconnected':
       await rows.set({ deleted_at: at, updated_at: at, revision }).execute();
       return;
+    case 'LinkItemBalancesRefreshed':
+      // Only the accounts whose balances moved; the user's own limit (user_override_credit_limit) stays.
+      for (const balance of event.data.balances) {
+        await rows
+          .where('id', '=', balance.accountId)
+          .set({ current: balance.current, available: balance.available, credit_limit: balance.limit, updated_at: at, revision })
+          .execute();
+      }
+      return;
     default:
       return;
   }

@@ -88,4 +88,55 @@ describe('link item decider', () => {
       .then([{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c2', added: 0, modified: 0, removed: 0 } }]);
     spec.given([linked, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: 'item-sandbox-1', accountIds: [] } }]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 1, modified: 0, removed: 0 }).then([]);
   });
+  describe('provider balances', () => {
+    const checking = '22222222-2222-5222-8222-222222222222';
+    const card = '33333333-3333-5333-8333-333333333333';
+    const withCard: LinkItemLinked = {
+      ...linked,
+      data: {
+        ...linked.data,
+        accounts: [
+          ...linked.data.accounts,
+          { ...linked.data.accounts[0], accountId: card, linkAccountId: 'acc-2', providerType: 'credit', providerSubtype: 'credit card', type: 'credit_card', subtype: 'credit card', balances: { current: '-250', available: '4750', limit: '5000' } },
+        ],
+      },
+    };
+    const reported = (accountId: string, linkAccountId: string, current: string | null, available: string | null, limit: string | null) => ({ accountId, linkAccountId, current, available, limit });
+    const record = (...balances: ReturnType<typeof reported>[]) => ({ type: 'RecordProviderBalances' as const, linkItemUuid, balances });
+
+    it('records only the accounts whose balances moved since linking', () => {
+      spec
+        .given([withCard])
+        .when(record(reported(checking, 'acc-1', '1200.5', '1100', null), reported(card, 'acc-2', '-310.25', '4689.75', '5000')))
+        .then([{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(card, 'acc-2', '-310.25', '4689.75', '5000')] } }]);
+    });
+
+    it('appends nothing for the same balances, however the provider writes the decimals', () => {
+      spec.given([withCard]).when(record(reported(checking, 'acc-1', '1200.50', '1100.0000', null), reported(card, 'acc-2', '-250.00', '4750', '5000.0'))).then([]);
+    });
+
+    it('compares with the last refresh, not the balances at linking', () => {
+      const moved: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(checking, 'acc-1', '900', '850', null)] } };
+      spec.given([withCard, moved]).when(record(reported(checking, 'acc-1', '900', '850', null))).then([]);
+      spec
+        .given([withCard, moved])
+        .when(record(reported(checking, 'acc-1', '1200.5', '1100', null)))
+        .then([{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(checking, 'acc-1', '1200.5', '1100', null)] } }]);
+    });
+
+    it('records a limit that moved and a balance that became unknown', () => {
+      spec
+        .given([withCard])
+        .when(record(reported(card, 'acc-2', '-250', null, '6000')))
+        .then([{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(card, 'acc-2', '-250', null, '6000')] } }]);
+    });
+
+    it("leaves out accounts the item does not have, amounts that are not decimals, and a disconnected item's reports", () => {
+      const stranger = '44444444-4444-5444-8444-444444444444';
+      spec.given([withCard]).when(record(reported(stranger, 'acc-new', '10', '10', null), reported(checking, 'acc-1', 'NaN', '1', null), reported(card, 'acc-2', '-1e3', null, '5000'))).then([]);
+      const disconnected: LinkItemEvent = { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: 'item-sandbox-1', accountIds: [checking, card] } };
+      spec.given([withCard, disconnected]).when(record(reported(checking, 'acc-1', '1', '1', null))).then([]);
+      spec.given([]).when(record(reported(checking, 'acc-1', '1', '1', null))).thenThrows(notFound);
+    });
+  });
 });

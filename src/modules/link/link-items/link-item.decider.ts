@@ -1,7 +1,17 @@
 import type { Decider } from '../../../core/decider.js';
 import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import { unhandled } from '../../../core/exhaustive.js';
-import { evolveLinkItem, initialLinkItemState, type LinkItemError, type LinkItemEvent, type LinkItemLinked, type LinkItemState } from './link-item.js';
+import { isDecimalString } from '../../../core/money.js';
+import {
+  evolveLinkItem,
+  initialLinkItemState,
+  type LinkedAccountBalances,
+  type LinkItemError,
+  type LinkItemEvent,
+  type LinkItemLinked,
+  type LinkItemState,
+  type RefreshedAccountBalances,
+} from './link-item.js';
 
 /**
  * Commands on one link item. The state changes a provider reports (login required, errored,
@@ -16,7 +26,9 @@ export type LinkItemCommand =
   | { type: 'RecordPendingDisconnect'; linkItemUuid: string; disconnectAt: string }
   | { type: 'RecordNewAccountsAvailable'; linkItemUuid: string }
   | { type: 'DisconnectLinkItem'; linkItemUuid: string }
-  | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number };
+  | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }
+  /** The provider's balances now; accounts the item does not have and malformed amounts are left out. */
+  | { type: 'RecordProviderBalances'; linkItemUuid: string; balances: readonly RefreshedAccountBalances[] };
 
 export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): LinkItemEvent[] {
   if (command.type === 'LinkItem') {
@@ -46,11 +58,39 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
       if (cursor === state.cursor && added + modified + removed === 0) return [];
       return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed } }];
     }
+    case 'RecordProviderBalances': {
+      const changed = command.balances.filter(
+        (reported) => state.accountIds.includes(reported.accountId) && wellFormed(reported) && !sameBalances(state.balances[reported.accountId], reported),
+      );
+      if (changed.length === 0) return [];
+      const balances = changed.map(({ accountId, linkAccountId, current, available, limit }) => ({ accountId, linkAccountId, current, available, limit }));
+      return [{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances } }];
+    }
     default: {
       unhandled(command);
       throw new Error(`Unknown link item command ${(command as { type: string }).type}`);
     }
   }
+}
+
+/** A provider amount the read model can store (numeric(19,4)); anything else is not recorded. */
+function wellFormed(balances: LinkedAccountBalances): boolean {
+  return [balances.current, balances.available, balances.limit].every((amount) => amount === null || isDecimalString(amount));
+}
+
+/** "12.50" and "12.5" are one amount: a provider that formats differently has not moved a balance. */
+function sameBalances(known: LinkedAccountBalances | undefined, reported: LinkedAccountBalances): boolean {
+  if (known === undefined) return false;
+  return sameAmount(known.current, reported.current) && sameAmount(known.available, reported.available) && sameAmount(known.limit, reported.limit);
+}
+
+function sameAmount(a: string | null, b: string | null): boolean {
+  return a === null || b === null ? a === b : canonical(a) === canonical(b);
+}
+
+function canonical(amount: string): string {
+  const trimmed = amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount;
+  return trimmed === '-0' ? '0' : trimmed;
 }
 
 function sameError(a: LinkItemError | null, b: LinkItemError): boolean {

@@ -62,8 +62,27 @@ export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkIte
  */
 export type LinkItemSyncPageImported = DomainEvent<'LinkItemSyncPageImported', { linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }>;
 
+/** Balances of one linked account, decimal strings signed as the port says (liabilities negative). */
+export interface LinkedAccountBalances {
+  readonly current: string | null;
+  readonly available: string | null;
+  readonly limit: string | null;
+}
+
+export interface RefreshedAccountBalances extends LinkedAccountBalances {
+  readonly accountId: string;
+  readonly linkAccountId: string;
+}
+
+/**
+ * The provider's balances of the item's accounts moved: only the accounts whose balances changed.
+ * Not in LINK_ITEM_EVENT_TYPES: only the accounts read model keeps balances.
+ */
+export type LinkItemBalancesRefreshed = DomainEvent<'LinkItemBalancesRefreshed', { linkItemUuid: string; balances: RefreshedAccountBalances[] }>;
+
 export type LinkItemEvent =
   | LinkItemSyncPageImported
+  | LinkItemBalancesRefreshed
   | LinkItemLinked
   | LinkItemLoginRequired
   | LinkItemErrored
@@ -92,6 +111,8 @@ export interface LinkItemState {
   readonly pendingDisconnectAt: string | null;
   /** The provider cursor after the last imported page; null before the first. */
   readonly cursor: string | null;
+  /** The last balances recorded per account id (at linking, then each refresh). */
+  readonly balances: Readonly<Record<string, LinkedAccountBalances>>;
 }
 
 export const initialLinkItemState = (): LinkItemState => ({
@@ -103,12 +124,19 @@ export const initialLinkItemState = (): LinkItemState => ({
   newAccountsAvailable: false,
   pendingDisconnectAt: null,
   cursor: null,
+  balances: {},
 });
 
 export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): LinkItemState {
   switch (event.type) {
     case 'LinkItemLinked':
-      return { ...initialLinkItemState(), status: 'linked', linkItemId: event.data.linkItemId, accountIds: event.data.accounts.map((account) => account.accountId) };
+      return {
+        ...initialLinkItemState(),
+        status: 'linked',
+        linkItemId: event.data.linkItemId,
+        accountIds: event.data.accounts.map((account) => account.accountId),
+        balances: Object.fromEntries(event.data.accounts.map((account) => [account.accountId, account.balances])),
+      };
     case 'LinkItemLoginRequired':
     case 'LinkItemErrored':
       return { ...state, needsReauth: true, error: event.data.error };
@@ -122,6 +150,11 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
       return { ...state, status: 'disconnected' };
     case 'LinkItemSyncPageImported':
       return { ...state, cursor: event.data.cursor };
+    case 'LinkItemBalancesRefreshed': {
+      const balances = { ...state.balances };
+      for (const { accountId, current, available, limit } of event.data.balances) balances[accountId] = { current, available, limit };
+      return { ...state, balances };
+    }
     default: {
       unhandled(event);
       return state;

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { createMigratedDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import type { DomainEvent, GlobalPosition } from '../../src/core/events.js';
+import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
+import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
+import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
+import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
+import { accountStreamId } from '../../src/modules/accounts/account.js';
+import { type LinkedAccountData, type LinkItemEvent, linkItemStreamId } from '../../src/modules/link/link-items/link-item.js';
+import { accountsProjection } from './accounts.projection.js';
+
+let database: TestDatabase;
+let connection: DatabaseConnection;
+let store: PostgresEventStore;
+let watch: CheckpointWatch;
+let runner: ProjectionRunner;
+
+beforeAll(async () => {
+  ({ database, connection } = await createMigratedDatabase());
+  store = new PostgresEventStore(connection.pool);
+  watch = new CheckpointWatch(connection.db, connection.pool, [accountsProjection]);
+  await watch.start();
+  runner = new ProjectionRunner(connection, store, accountsProjection, watch, { parkingDelaysMs: [10, 10, 10] });
+  runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+  await watch.close();
+  await store.close();
+  await connection.close();
+  await database.drop();
+});
+
+const metadata = (userId: string, occurredAt: string) => ({ userId, actor: 'system' as const, requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt, schemaVersion: 1 });
+
+async function append(streamId: string, events: readonly DomainEvent[], expected: bigint | 'no_stream', userId: string, occurredAt: string): Promise<GlobalPosition> {
+  const result = await store.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata: metadata(userId, occurredAt) })), expected);
+  expect(await watch.waitFor(result.position, 10_000)).toBe(true);
+  return result.position;
+}
+
+function account(accountId: string, linkAccountId: string, type: 'bank' | 'credit_card', balances: LinkedAccountData['balances']): LinkedAccountData {
+  return {
+    accountId, linkAccountId, name: linkAccountId, officialName: null, mask: '0001', providerType: type === 'bank' ? 'depository' : 'credit',
+    providerSubtype: null, type, subtype: type === 'bank' ? 'checking' : 'credit card', currency: 'USD', balances,
+  };
+}
+
+async function linkedItem() {
+  const userId = randomUUID();
+  const linkItemUuid = randomUUID();
+  const [checking, card] = [randomUUID(), randomUUID()];
+  const linked: LinkItemEvent = {
+    type: 'LinkItemLinked',
+    data: {
+      linkItemUuid, linkItemId: `item-${linkItemUuid}`, provider: 'sandbox', institution: { id: 'ins_1', name: 'Bank', logo: null, url: null },
+      accounts: [account(checking, 'acc-1', 'bank', { current: '100', available: '90', limit: null }), account(card, 'acc-2', 'credit_card', { current: '-250', available: '4750', limit: '5000' })],
+      availableProducts: ['transactions'], billedProducts: ['transactions'],
+    },
+  };
+  await append(linkItemStreamId(linkItemUuid), [linked], 'no_stream', userId, '2026-11-20T10:00:00.000Z');
+  // The user's own limit on the card lives on the account's own stream.
+  await append(accountStreamId(card), [{ type: 'CreditLimitOverridden', data: { accountId: card, creditLimit: '7000' } }], 'no_stream', userId, '2026-11-20T11:00:00.000Z');
+  return { userId, linkItemUuid, checking, card };
+}
+
+const rowOf = (id: string) => connection.db.selectFrom('accounts').select(['current', 'available', 'credit_limit', 'user_override_credit_limit', 'updated_at', 'revision']).where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('accounts projection: linked balances', () => {
+  it("moves the refreshed accounts' current, available and institution limit, keeps the user's own limit, and leaves the other accounts as they were", async () => {
+    const { userId, linkItemUuid, checking, card } = await linkedItem();
+    const before = await rowOf(checking);
+    const refreshed: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [{ accountId: card, linkAccountId: 'acc-2', current: '-310.25', available: '5689.75', limit: '6000' }] } };
+    await append(linkItemStreamId(linkItemUuid), [refreshed], 0n, userId, '2026-11-21T09:30:00.000Z');
+
+    const cardRow = await rowOf(card);
+    expect(cardRow).toMatchObject({ current: '-310.2500', available: '5689.7500', credit_limit: '6000.0000', user_override_credit_limit: '7000.0000', revision: 1 });
+    expect(cardRow.updated_at.toISOString()).toBe('2026-11-21T09:30:00.000Z');
+    expect(await rowOf(checking)).toEqual(before);
+  });
+
+  it('applies the refresh once: replaying it (a crash before the checkpoint) changes nothing a later event set', async () => {
+    const { userId, linkItemUuid, checking } = await linkedItem();
+    const first: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [{ accountId: checking, linkAccountId: 'acc-1', current: '80', available: '80', limit: null }] } };
+    const second: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [{ accountId: checking, linkAccountId: 'acc-1', current: '60', available: '55', limit: null }] } };
+    await append(linkItemStreamId(linkItemUuid), [first, second], 0n, userId, '2026-11-21T10:00:00.000Z');
+    const recordedFirst = (await store.readStream(linkItemStreamId(linkItemUuid)))[1];
+    await connection.db.transaction().execute((trx) => accountsProjection.apply(trx, [recordedFirst]));
+    expect(await rowOf(checking)).toMatchObject({ current: '60.0000', available: '55.0000', revision: 2 });
+  });
+
+  it("parks a refresh it cannot store and goes on with the item's next events", async () => {
+    const { userId, linkItemUuid, checking, card } = await linkedItem();
+    const unstorable: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [{ accountId: checking, linkAccountId: 'acc-1', current: 'lots', available: null, limit: null }] } };
+    await append(linkItemStreamId(linkItemUuid), [unstorable], 0n, userId, '2026-11-22T10:00:00.000Z');
+    const next: LinkItemEvent = { type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [{ accountId: card, linkAccountId: 'acc-2', current: '-1', available: '4999', limit: '5000' }] } };
+    await append(linkItemStreamId(linkItemUuid), [next], 1n, userId, '2026-11-22T10:01:00.000Z');
+
+    const parked = (await listParkedEvents(connection.db)).filter((row) => row.stream_id === linkItemStreamId(linkItemUuid));
+    expect(parked).toEqual([expect.objectContaining({ projection: 'accounts', event_type: 'LinkItemBalancesRefreshed', status: 'parked' })]);
+    expect(await rowOf(checking)).toMatchObject({ current: '100.0000', revision: 0 });
+    expect(await rowOf(card)).toMatchObject({ current: '-1.0000', revision: 2 });
+  });
+});
