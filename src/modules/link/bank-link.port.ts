@@ -153,7 +153,11 @@ export const BANK_LINK_WEBHOOK_CODES: readonly BankLinkWebhookCode[] = [
   'NEW_ACCOUNTS_AVAILABLE',
 ];
 
-export type BankLinkWebhook =
+/**
+ * What a webhook says, whichever code it has. `webhookId` is the provider's id of this one
+ * notification, inside the signed body: a delivery retried or replayed carries the same id.
+ */
+export type BankLinkWebhook = { readonly webhookId: string } & (
   | {
       readonly code: 'SYNC_UPDATES_AVAILABLE';
       readonly itemId: string;
@@ -166,17 +170,28 @@ export type BankLinkWebhook =
   | {
       readonly code: 'PENDING_DISCONNECT';
       readonly itemId: string;
+      /** ISO-8601 instant. */
       readonly disconnectAt: string;
       readonly reason: 'INSTITUTION_MIGRATION' | 'INSTITUTION_TOKEN_EXPIRATION';
     }
-  | { readonly code: 'PENDING_EXPIRATION'; readonly itemId: string; readonly consentExpiresAt: string }
-  | { readonly code: 'NEW_ACCOUNTS_AVAILABLE'; readonly itemId: string };
+  | {
+      readonly code: 'PENDING_EXPIRATION';
+      readonly itemId: string;
+      /** ISO-8601 instant: when the user's consent runs out (the item's pendingDisconnectAt). */
+      readonly consentExpiresAt: string;
+    }
+  | { readonly code: 'NEW_ACCOUNTS_AVAILABLE'; readonly itemId: string }
+);
 
-/** A well-signed body whose code this port does not know (providers add codes over time). */
+/**
+ * A well-signed body this port cannot act on: a code it does not know (providers add codes over
+ * time), a known code missing what it needs (its id, item, error or date), or a body that is not a JSON object.
+ */
 export interface UnrecognisedWebhook {
   readonly code: 'UNRECOGNISED';
   readonly rawCode: string | null;
   readonly itemId: string | null;
+  readonly webhookId: string | null;
 }
 
 export type WebhookHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;

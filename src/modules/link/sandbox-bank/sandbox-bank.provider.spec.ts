@@ -71,7 +71,11 @@ describe('the sandbox bank', () => {
       expect(fired.webhook).toMatchObject({ code, itemId: item.itemId });
     }
     const disconnect = bank.fireWebhook({ itemId: item.itemId, code: 'PENDING_DISCONNECT', at: now });
-    expect(disconnect.webhook).toEqual({ code: 'PENDING_DISCONNECT', itemId: item.itemId, disconnectAt: '2026-11-27T15:30:00.000Z', reason: 'INSTITUTION_MIGRATION' });
+    expect(disconnect.webhook).toEqual({ webhookId: expect.any(String), code: 'PENDING_DISCONNECT', itemId: item.itemId, disconnectAt: '2026-11-27T15:30:00.000Z', reason: 'INSTITUTION_MIGRATION' });
+    // Each firing is its own notification: a new id, inside the signed body.
+    const again = bank.fireWebhook({ itemId: item.itemId, code: 'PENDING_DISCONNECT', at: now });
+    expect(again.webhook.webhookId).not.toBe(disconnect.webhook.webhookId);
+    expect(JSON.parse(again.rawBody)).toMatchObject({ webhook_id: again.webhook.webhookId });
   });
 
   it('rejects a tampered body, a wrong secret, and a missing or malformed signature', async () => {
@@ -88,9 +92,9 @@ describe('the sandbox bank', () => {
 
   it('parses unknown or malformed bodies as UNRECOGNISED', () => {
     const bank = createSandboxBank({ seed: 3, asOf });
-    expect(bank.parseWebhook('not json')).toEqual({ code: 'UNRECOGNISED', rawCode: null, itemId: null });
-    expect(bank.parseWebhook('{"webhook_code":"HOLDINGS_UPDATE","item_id":"i1"}')).toEqual({ code: 'UNRECOGNISED', rawCode: 'HOLDINGS_UPDATE', itemId: 'i1' });
-    expect(bank.parseWebhook('{"webhook_code":"PENDING_DISCONNECT","item_id":"i1"}')).toMatchObject({ code: 'UNRECOGNISED' });
+    expect(bank.parseWebhook('not json')).toEqual({ code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null });
+    expect(bank.parseWebhook('{"webhook_code":"HOLDINGS_UPDATE","item_id":"i1","webhook_id":"w1"}')).toEqual({ code: 'UNRECOGNISED', rawCode: 'HOLDINGS_UPDATE', itemId: 'i1', webhookId: 'w1' });
+    expect(bank.parseWebhook('{"webhook_code":"PENDING_DISCONNECT","item_id":"i1","webhook_id":"w1"}')).toMatchObject({ code: 'UNRECOGNISED' });
   });
 
   it('simulates login required, repair, pending disconnect and errors in the item status', async () => {

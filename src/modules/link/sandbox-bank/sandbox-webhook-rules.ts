@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BankLinkWebhook, BankLinkWebhookCode, ItemStatus } from '../bank-link.port.js';
 
 const DAY_MS = 86_400_000;
@@ -10,23 +11,24 @@ export const SANDBOX_ITEM_ERRORS = {
 /**
  * The webhook the sandbox sends for a code, and the item status it leaves behind: one set of rules
  * for the in-memory sandbox and for the persistent adapter, which applies them to the status it
- * stores so every instance sees one status.
+ * stores so every instance sees one status. Each firing is a new notification with its own id
+ * (a random UUID unless one is given); a replay of it is the same body, id included.
  */
-export function sandboxWebhook(itemId: string, code: BankLinkWebhookCode, firedAt: Date): BankLinkWebhook {
+export function sandboxWebhook(itemId: string, code: BankLinkWebhookCode, firedAt: Date, webhookId: string = randomUUID()): BankLinkWebhook {
   const inAWeek = new Date(firedAt.getTime() + 7 * DAY_MS).toISOString();
   switch (code) {
     case 'SYNC_UPDATES_AVAILABLE':
-      return { code, itemId, initialUpdateComplete: true, historicalUpdateComplete: true };
+      return { webhookId, code, itemId, initialUpdateComplete: true, historicalUpdateComplete: true };
     case 'ITEM_LOGIN_REQUIRED':
     case 'ERROR':
-      return { code, itemId, error: SANDBOX_ITEM_ERRORS[code] };
+      return { webhookId, code, itemId, error: SANDBOX_ITEM_ERRORS[code] };
     case 'PENDING_DISCONNECT':
-      return { code, itemId, disconnectAt: inAWeek, reason: 'INSTITUTION_MIGRATION' };
+      return { webhookId, code, itemId, disconnectAt: inAWeek, reason: 'INSTITUTION_MIGRATION' };
     case 'PENDING_EXPIRATION':
-      return { code, itemId, consentExpiresAt: inAWeek };
+      return { webhookId, code, itemId, consentExpiresAt: inAWeek };
     case 'LOGIN_REPAIRED':
     case 'NEW_ACCOUNTS_AVAILABLE':
-      return { code, itemId };
+      return { webhookId, code, itemId };
     default: {
       const unreachable: never = code;
       throw new RangeError(`Unknown webhook code ${String(unreachable)}`);

@@ -2,10 +2,17 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BankLinkWebhook, UnrecognisedWebhook, WebhookHeaders } from '../bank-link.port.js';
 
 /**
- * Sandbox webhooks on the wire: a Plaid-like snake_case JSON body, signed with HMAC-SHA256 over
- * `<unix seconds>.<raw body>` and sent as `t=<seconds>,v1=<hex>` in the signature header.
+ * Sandbox webhooks on the wire: a Plaid-like snake_case JSON body with a `webhook_id` per
+ * notification, signed with HMAC-SHA256 over `<unix seconds>.<raw body>` and sent as
+ * `t=<seconds>,v1=<hex>` in the signature header.
  */
 export const SANDBOX_SIGNATURE_HEADER = 'ledgerline-sandbox-signature';
+
+/**
+ * How far the signing time may be from the receiver's clock, either way: a captured delivery
+ * replayed later than this is refused whatever its id, which bounds how long ids must be kept.
+ */
+export const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 export interface SignedWebhook {
   readonly rawBody: string;
@@ -15,7 +22,7 @@ export interface SignedWebhook {
 type WireBody = Record<string, unknown>;
 
 export function webhookWireBody(webhook: BankLinkWebhook): WireBody {
-  const base = { item_id: webhook.itemId, webhook_code: webhook.code, environment: 'sandbox' };
+  const base = { webhook_id: webhook.webhookId, item_id: webhook.itemId, webhook_code: webhook.code, environment: 'sandbox' };
   switch (webhook.code) {
     case 'SYNC_UPDATES_AVAILABLE':
       return { webhook_type: 'TRANSACTIONS', ...base, initial_update_complete: webhook.initialUpdateComplete, historical_update_complete: webhook.historicalUpdateComplete };
@@ -58,14 +65,34 @@ function headerValue(headers: WebhookHeaders, name: string): string | undefined 
 
 const SIGNATURE = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 
-export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: string, _now: Date): boolean {
+/** True only for a signature of exactly this body, made within the tolerance of `now` (either side). */
+export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: string, now: Date): boolean {
   const match = SIGNATURE.exec(headerValue(headers, SANDBOX_SIGNATURE_HEADER) ?? '');
   if (match === null) return false;
+  const signedAtSeconds = Number(match[1]);
+  if (Math.abs(now.getTime() / 1000 - signedAtSeconds) > WEBHOOK_SIGNATURE_TOLERANCE_SECONDS) return false;
   const expected = Buffer.from(signature(secret, match[1] as string, rawBody), 'hex');
   return timingSafeEqual(expected, Buffer.from(match[2] as string, 'hex'));
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+
+/** A provider's id is opaque but printable. */
+const OPAQUE_ID = /^[\x21-\x7e]{1,200}$/;
+const opaqueId = (value: unknown): string | null => (typeof value === 'string' && OPAQUE_ID.test(value) ? value : null);
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO-8601 instant, normalised to UTC milliseconds (what events and read models hold); anything else is null. */
+function instant(value: unknown): string | null {
+  if (typeof value !== 'string' || !ISO_INSTANT.test(value)) return null;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  // Date.parse rolls 30 February over into March: a day that does not exist is not a date.
+  const calendarDay = new Date(Date.UTC(year, month - 1, day));
+  if (calendarDay.getUTCMonth() !== month - 1 || calendarDay.getUTCDate() !== day) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
 
 function wireError(body: WireBody): { errorCode: string; errorMessage: string } | null {
   const error = body.error;
@@ -74,39 +101,44 @@ function wireError(body: WireBody): { errorCode: string; errorMessage: string } 
   return errorCode === null ? null : { errorCode, errorMessage: text((error as WireBody).error_message) ?? '' };
 }
 
+/**
+ * A body parsed into what the port acts on. A known code without its id, item, error or date is
+ * unrecognised rather than half-understood: the receiver ignores it (and logs it).
+ */
 export function parseWebhookBody(rawBody: string): BankLinkWebhook | UnrecognisedWebhook {
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
   } catch {
-    return { code: 'UNRECOGNISED', rawCode: null, itemId: null };
+    return { code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null };
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { code: 'UNRECOGNISED', rawCode: null, itemId: null };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null };
   const wire = body as WireBody;
   const rawCode = text(wire.webhook_code);
-  const itemId = text(wire.item_id);
-  const unrecognised: UnrecognisedWebhook = { code: 'UNRECOGNISED', rawCode, itemId };
-  if (itemId === null) return unrecognised;
+  const itemId = opaqueId(wire.item_id);
+  const webhookId = opaqueId(wire.webhook_id);
+  const unrecognised: UnrecognisedWebhook = { code: 'UNRECOGNISED', rawCode, itemId, webhookId };
+  if (itemId === null || webhookId === null) return unrecognised;
   switch (rawCode) {
     case 'SYNC_UPDATES_AVAILABLE':
-      return { code: rawCode, itemId, initialUpdateComplete: wire.initial_update_complete === true, historicalUpdateComplete: wire.historical_update_complete === true };
+      return { webhookId, code: rawCode, itemId, initialUpdateComplete: wire.initial_update_complete === true, historicalUpdateComplete: wire.historical_update_complete === true };
     case 'ITEM_LOGIN_REQUIRED':
     case 'ERROR': {
       const error = wireError(wire);
-      return error === null ? unrecognised : { code: rawCode, itemId, error };
+      return error === null ? unrecognised : { webhookId, code: rawCode, itemId, error };
     }
     case 'PENDING_DISCONNECT': {
-      const disconnectAt = text(wire.disconnect_at);
+      const disconnectAt = instant(wire.disconnect_at);
       const reason = wire.reason === 'INSTITUTION_MIGRATION' ? 'INSTITUTION_MIGRATION' : 'INSTITUTION_TOKEN_EXPIRATION';
-      return disconnectAt === null ? unrecognised : { code: rawCode, itemId, disconnectAt, reason };
+      return disconnectAt === null ? unrecognised : { webhookId, code: rawCode, itemId, disconnectAt, reason };
     }
     case 'PENDING_EXPIRATION': {
-      const consentExpiresAt = text(wire.consent_expiration_time);
-      return consentExpiresAt === null ? unrecognised : { code: rawCode, itemId, consentExpiresAt };
+      const consentExpiresAt = instant(wire.consent_expiration_time);
+      return consentExpiresAt === null ? unrecognised : { webhookId, code: rawCode, itemId, consentExpiresAt };
     }
     case 'LOGIN_REPAIRED':
     case 'NEW_ACCOUNTS_AVAILABLE':
-      return { code: rawCode, itemId };
+      return { webhookId, code: rawCode, itemId };
     default:
       return unrecognised;
   }
