@@ -40,6 +40,23 @@ describe('account decider', () => {
     spec.given([brokerage]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([]);
   });
 
+  it("snapshots a linked account once a day from its item's balances, with the user's own limit when there is one", () => {
+    const linkedCard = { type: 'TakeLinkedBalanceSnapshot' as const, accountId: 'l1', accountType: 'credit_card' as const, current: '-310.25', available: '4689.75', institutionCreditLimit: '5000' };
+    const taken = { type: 'BalanceSnapshotTaken' as const, data: { accountId: 'l1', date: '2026-11-23', currentBalance: '-310.25', availableBalance: '4689.75', creditLimit: '5000' } };
+    spec.given([]).when({ ...linkedCard, date: '2026-11-23' }).then([taken]);
+    spec.given([taken]).when({ ...linkedCard, date: '2026-11-23' }).then([]);
+    const overridden = { type: 'CreditLimitOverridden' as const, data: { accountId: 'l1', creditLimit: '7000' } };
+    spec.given([overridden, taken]).when({ ...linkedCard, date: '2026-11-24' }).then([{ ...taken, data: { ...taken.data, date: '2026-11-24', creditLimit: '7000' } }]);
+    // No available figure from the provider: limit + balance, as for a manual card.
+    spec.given([overridden]).when({ ...linkedCard, available: null, date: '2026-11-24' }).then([{ ...taken, data: { ...taken.data, date: '2026-11-24', availableBalance: '6689.75', creditLimit: '7000' } }]);
+  });
+
+  it('takes no linked snapshot of an investment account, nor on the stream of a manual account', () => {
+    const linked = { type: 'TakeLinkedBalanceSnapshot' as const, accountId: 'a1', date: '2026-11-23', current: '10', available: '10', institutionCreditLimit: null };
+    spec.given([]).when({ ...linked, accountType: 'investment' }).then([]);
+    spec.given([card]).when({ ...linked, accountType: 'credit_card' }).then([]);
+  });
+
   it('refuses a credit limit on an account that is not a credit card (CREDIT_LIMIT_NOT_ALLOWED)', () => {
     const checking: ManualAccountCreated = { type: 'ManualAccountCreated', data: { ...card.data, type: 'bank', subtype: 'checking', creditLimit: null } };
     spec.given([checking]).when({ type: 'OverrideCreditLimit', accountId: 'a1', creditLimit: '100' }).thenThrows(refusedBy('CREDIT_LIMIT_NOT_ALLOWED', ['creditLimit']));

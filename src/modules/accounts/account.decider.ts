@@ -21,7 +21,12 @@ export type AccountCommand =
   /** A linked account's stream holds only the user's own overrides; its type comes from its item (the read model). */
   | { type: 'OverrideLinkedCreditLimit'; accountId: string; accountType: AccountType; creditLimit: string | null }
   | { type: 'DeleteAccount'; accountId: string }
-  | { type: 'TakeBalanceSnapshot'; accountId: string; date: string };
+  | { type: 'TakeBalanceSnapshot'; accountId: string; date: string }
+  /**
+   * A linked account's day: its balances are its item's (read from the read model), while its own
+   * stream holds only the user's credit-limit overrides and these snapshots.
+   */
+  | { type: 'TakeLinkedBalanceSnapshot'; accountId: string; date: string; accountType: AccountType; current: string; available: string | null; institutionCreditLimit: string | null };
 
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
   switch (command.type) {
@@ -57,6 +62,14 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'TakeBalanceSnapshot':
       if (!takesBalanceSnapshots(state) || state.lastSnapshotDate === command.date) return [];
       return [snapshot(state, command.accountId, command.date)];
+    case 'TakeLinkedBalanceSnapshot': {
+      // A stream that is open (or deleted) is a manual account's: not this command's to snapshot.
+      if (state.status !== 'absent' || command.accountType === 'investment' || state.lastSnapshotDate === command.date) return [];
+      const limit = effectiveCreditLimit(command.institutionCreditLimit, state.userOverrideCreditLimit);
+      // The provider's available figure, as GET /accounts/{id} shows it; computed only when it gives none.
+      const available = command.available ?? availableBalance(command.accountType, command.current, limit);
+      return [{ type: 'BalanceSnapshotTaken', data: { accountId: command.accountId, date: command.date, currentBalance: command.current, availableBalance: available, creditLimit: limit } }];
+    }
     default: {
       unhandled(command);
       throw new Error(`Unknown account command ${(command as { type: string }).type}`);

@@ -3,14 +3,17 @@ import { newId } from '../../core/ids.js';
 import { handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition } from '../../infrastructure/jobs/job.js';
 import type { Runtime } from '../../infrastructure/runtime/runtime.js';
-import { accountStreamId } from './account.js';
-import { accountDecider } from './account.decider.js';
+import { type AccountType, accountStreamId } from './account.js';
+import { type AccountCommand, accountDecider } from './account.decider.js';
 
 const PAGE = 500;
 
 /**
  * Every night, every open non-brokerage account gets the day's balance snapshot. Idempotent:
  * an account already snapshotted that day is left alone, so a retried or repeated run adds nothing.
+ * A linked account's balances are its item's, read from the rows this job pages through (they
+ * reflect the item's last balances refresh); its snapshot goes on its own `account-<id>` stream,
+ * beside the user's credit-limit overrides, so the same once-a-day rule holds for it.
  */
 export function nightlyBalanceSnapshotsJob(runtime: Pick<Runtime, 'database' | 'eventStore' | 'clock'>): JobDefinition<Record<string, never>> {
   return {
@@ -24,7 +27,7 @@ export function nightlyBalanceSnapshotsJob(runtime: Pick<Runtime, 'database' | '
       for (;;) {
         const accounts = await runtime.database.db
           .selectFrom('accounts')
-          .select(['id', 'user_id'])
+          .select(['id', 'user_id', 'type', 'link_item_uuid', 'current', 'available', 'credit_limit'])
           .where('deleted_at', 'is', null)
           .where('type', '<>', 'investment')
           .where('id', '>', after)
@@ -32,18 +35,43 @@ export function nightlyBalanceSnapshotsJob(runtime: Pick<Runtime, 'database' | '
           .limit(PAGE)
           .execute();
         for (const account of accounts) {
-          await handleCommand(
-            runtime.eventStore,
-            accountStreamId(account.id),
-            accountDecider,
-            { type: 'TakeBalanceSnapshot', accountId: account.id, date },
-            { userId: account.user_id, actor: 'system', requestId: runId, now },
-            'Account',
-          );
+          const command = snapshotCommand(account, date);
+          if (command === null) continue;
+          await handleCommand(runtime.eventStore, accountStreamId(account.id), accountDecider, command, { userId: account.user_id, actor: 'system', requestId: runId, now }, 'Account');
         }
         if (accounts.length < PAGE) return;
         after = accounts[accounts.length - 1].id;
       }
     },
   };
+}
+
+interface ListedAccount {
+  readonly id: string;
+  readonly type: string;
+  readonly link_item_uuid: string | null;
+  readonly current: string | null;
+  readonly available: string | null;
+  readonly credit_limit: string | null;
+}
+
+/** A linked account without a current balance from its provider has nothing to snapshot. */
+function snapshotCommand(account: ListedAccount, date: string): AccountCommand | null {
+  if (account.link_item_uuid === null) return { type: 'TakeBalanceSnapshot', accountId: account.id, date };
+  if (account.current === null) return null;
+  return {
+    type: 'TakeLinkedBalanceSnapshot',
+    accountId: account.id,
+    date,
+    accountType: account.type as AccountType,
+    current: plainDecimal(account.current),
+    available: account.available === null ? null : plainDecimal(account.available),
+    institutionCreditLimit: account.credit_limit === null ? null : plainDecimal(account.credit_limit),
+  };
+}
+
+/** numeric(19,4) text ("-310.2500") as the decimal string events carry ("-310.25"). */
+function plainDecimal(numeric: string): string {
+  const trimmed = numeric.includes('.') ? numeric.replace(/0+$/, '').replace(/\.$/, '') : numeric;
+  return trimmed === '-0' ? '0' : trimmed;
 }

@@ -47,8 +47,8 @@ describe('refreshLinkedBalances', () => {
     const again = await refreshLinkedBalances({ eventStore }, { userId, linkItemId: 'item-a', accounts: now }, context(userId));
 
     const cardId = linkedAccountIdOf(userId, 'item-a', 'acc-2');
-    expect(first).toEqual({ refreshed: [cardId] });
-    expect(again).toEqual({ refreshed: [] });
+    expect(first).toEqual({ refreshed: [cardId], position: expect.anything() });
+    expect(again).toEqual({ refreshed: [], position: null });
     const stream = await eventStore.readStream(linkItemStreamId(linkItemUuidOf(userId, 'item-a')));
     expect(stream.map((event) => event.type)).toEqual(['LinkItemLinked', 'LinkItemBalancesRefreshed']);
     expect(stream[1].data).toEqual({ linkItemUuid: linkItemUuidOf(userId, 'item-a'), balances: [{ accountId: cardId, linkAccountId: 'acc-2', current: '-310.25', available: '4689.75', limit: '5000' }] });

@@ -1,3 +1,4 @@
+import type { GlobalPosition } from '../../../core/events.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand } from '../../../infrastructure/event-store/handle-command.js';
 import type { LinkAccount } from '../bank-link.port.js';
@@ -15,6 +16,8 @@ export interface LinkedBalancesRefresh {
 /** The accounts whose balances moved (and were recorded), by the service's account id. */
 export interface LinkedBalancesOutcome {
   readonly refreshed: readonly string[];
+  /** Of the appended event (what a reader waits for); null when nothing moved. */
+  readonly position: GlobalPosition | null;
 }
 
 /**
@@ -39,5 +42,5 @@ export async function refreshLinkedBalances(
   }));
   const outcome = await handleCommand(dependencies.eventStore, linkItemStreamId(linkItemUuid), linkItemDecider, { type: 'RecordProviderBalances', linkItemUuid, balances }, context, 'Link item');
   const refreshed = outcome.events.filter((event): event is LinkItemBalancesRefreshed => event.type === 'LinkItemBalancesRefreshed');
-  return { refreshed: refreshed.flatMap((event) => event.data.balances.map((balance) => balance.accountId)) };
+  return { refreshed: refreshed.flatMap((event) => event.data.balances.map((balance) => balance.accountId)), position: outcome.position };
 }
