@@ -3,6 +3,7 @@ import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
 import { type BankLink, createBankLink } from './modules/link/bank-link.wiring.js';
 import { bankLinkSyncJob } from './modules/link/sync/bank-link-sync.job.js';
+import { scheduledBankLinkSyncJob } from './modules/link/sync/scheduled-bank-link-sync.job.js';
 import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
@@ -13,5 +14,6 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
     nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>,
     tagDeletionJob(runtime) as JobDefinition<never>,
     bankLinkSyncJob({ ...runtime, bankLink: openBankLink }) as JobDefinition<never>,
+    scheduledBankLinkSyncJob({ ...runtime, bankLink: openBankLink, everyMinutes: runtime.config.bankLinkSyncIntervalMinutes }) as JobDefinition<never>,
   ];
 }

@@ -36,4 +36,12 @@ describe('configuration', () => {
     expect(loadConfig({ LINK_TOKEN_KEY: key.toString('hex') }).linkTokenKey).toEqual(key);
     expect(() => loadConfig({ LINK_TOKEN_KEY: 'short' })).toThrow(/^LINK_TOKEN_KEY must be 32 random bytes/);
   });
+
+  it('reads how often linked items are synced on their own: hourly by default, 0 for never, at most daily', () => {
+    expect(loadConfig({}).bankLinkSyncIntervalMinutes).toBe(60);
+    expect(loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '0' }).bankLinkSyncIntervalMinutes).toBe(0);
+    expect(loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '15' }).bankLinkSyncIntervalMinutes).toBe(15);
+    expect(() => loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '2.5' })).toThrow('BANK_LINK_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440, got "2.5".');
+    expect(() => loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '10000' })).toThrow(/^BANK_LINK_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440/);
+  });
 });

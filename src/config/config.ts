@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly bankLinkProvider: BankLinkProviderName;
   /** 32 bytes sealing the providers' access tokens; absent: a key generated and kept in `dataDir`. */
   readonly linkTokenKey: Buffer | null;
+  /** Every linked item is synced this often without being asked (minutes, at most a day); 0 turns it off. */
+  readonly bankLinkSyncIntervalMinutes: number;
 }
 
 export const BANK_LINK_PROVIDERS = ['sandbox', 'none'] as const;
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     oauthProviders,
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
+    bankLinkSyncIntervalMinutes: integer(env, 'BANK_LINK_SYNC_INTERVAL_MINUTES', 60, 0, 1440),
   };
 }
 

@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { cronOf, type EnqueueOptions, type JobDefinition, type JobRunner, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
+import { cronOf, type EnqueueOptions, intervalMillis, type JobDefinition, type JobQueue, type JobRunner, type JobSchedule, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
 import { failFastRedisOptions, isRedisConnectionError, workerRedisOptions } from './redis-options.js';
 
 const QUEUE = 'ledgerline';
@@ -31,8 +31,9 @@ interface HeldJob {
  * rather than run here at once, so that BullMQ still runs each job id once across all instances,
  * with its retries and its record. Pushing is idempotent too: a push that timed out but reached
  * Redis is pushed again under the same id and BullMQ ignores the second. Every time the connection
- * becomes ready the daily schedules are upserted again, since a Redis that restarted empty has
- * forgotten them. The worker's own connections reconnect with the same capped backoff.
+ * becomes ready the schedules (daily and interval) are upserted again, since a Redis that restarted
+ * empty has forgotten them, and the schedule of a job that no longer has one (an interval set to
+ * 0) is removed. The worker's own connections reconnect with the same capped backoff.
  */
 export class BullMqJobRunner implements JobRunner {
   readonly kind = 'bullmq' as const;
@@ -67,17 +68,20 @@ export class BullMqJobRunner implements JobRunner {
     // Redis lost in that instant would leave the queue unusable for good.
     const redis = new Redis(redisUrl, failFastRedisOptions());
     const queue = new Queue(QUEUE, { connection: redis, prefix, skipVersionCheck: true });
+    // The worker runs jobs only once the runner below exists; a job that queues others goes through it.
+    let runner: JobQueue | null = null;
     const worker = new Worker(
       QUEUE,
       async (job) => {
         const definition = byName.get(job.name);
-        if (!definition) throw new Error(`No job named ${job.name}`);
-        await definition.handle(job.data);
+        if (!definition || !runner) throw new Error(`No job named ${job.name}`);
+        await definition.handle(job.data, runner);
       },
       // runRetryDelay: after a lost connection the worker asks again within a second of Redis returning (default 15 s).
       { connection: { url: redisUrl, ...workerRedisOptions() }, prefix, concurrency: 4, runRetryDelay: 1000 },
     );
-    return new BullMqJobRunner(redis, queue, worker, byName, options);
+    runner = new BullMqJobRunner(redis, queue, worker, byName, options);
+    return runner as BullMqJobRunner;
   }
 
   async enqueue<Input>(name: string, input: Input, { jobId }: EnqueueOptions): Promise<void> {
@@ -184,12 +188,21 @@ export class BullMqJobRunner implements JobRunner {
 
   private async upsertSchedules(): Promise<void> {
     for (const definition of this.definitions.values()) {
-      if (!definition.schedule) continue;
-      await this.queue.upsertJobScheduler(
-        definition.name,
-        { pattern: cronOf(definition.schedule.dailyAtUtc), tz: 'UTC' },
-        { name: definition.name, data: definition.schedule.input, opts: { attempts: RETRY_ATTEMPTS, backoff: { type: 'exponential', delay: RETRY_BASE_DELAY_MS } } },
-      );
+      if (!definition.schedule) {
+        // Redis keeps a scheduler until told otherwise: a job whose schedule was turned off must stop.
+        await this.queue.removeJobScheduler(definition.name);
+        continue;
+      }
+      await this.queue.upsertJobScheduler(definition.name, repeatOf(definition.schedule), {
+        name: definition.name,
+        data: definition.schedule.input,
+        opts: { attempts: RETRY_ATTEMPTS, backoff: { type: 'exponential', delay: RETRY_BASE_DELAY_MS } },
+      });
     }
   }
+}
+
+/** BullMQ runs an `every` scheduler on multiples of the interval since the epoch, the first at once. */
+function repeatOf(schedule: JobSchedule<unknown>): { pattern: string; tz: string } | { every: number } {
+  return 'dailyAtUtc' in schedule ? { pattern: cronOf(schedule.dailyAtUtc), tz: 'UTC' } : { every: intervalMillis(schedule.everyMinutes) };
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
-import { type EnqueueOptions, type JobDefinition, type JobRunner, millisUntilNext, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
+import { type EnqueueOptions, intervalStart, type JobDefinition, type JobRunner, millisUntilNextRun, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
 
-/** Without Redis: the same job definitions, run in this process with retries and daily schedules. */
+/** Without Redis: the same job definitions, run in this process with retries and schedules (daily or every N minutes). */
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
   private readonly definitions: Map<string, JobDefinition<unknown>>;
@@ -50,7 +50,7 @@ export class InProcessJobRunner implements JobRunner {
 
   private async attempt(definition: JobDefinition<unknown>, input: unknown, attempt: number): Promise<void> {
     try {
-      await definition.handle(input);
+      await definition.handle(input, this);
       this.completed += 1;
     } catch (error) {
       this.onError(definition.name, error);
@@ -67,10 +67,12 @@ export class InProcessJobRunner implements JobRunner {
     const schedule = definition.schedule;
     if (!schedule || this.closed) return;
     this.timer(() => {
-      const day = this.clock.now().toISOString().slice(0, 16);
-      void this.enqueue(definition.name, schedule.input, { jobId: `${definition.name}-${day.replace(':', '')}` });
+      // One job id per run: a run still going when the next falls due is not started twice.
+      const now = this.clock.now();
+      const runAt = 'dailyAtUtc' in schedule ? now : intervalStart(schedule.everyMinutes, now);
+      void this.enqueue(definition.name, schedule.input, { jobId: `${definition.name}-${runAt.toISOString().slice(0, 16).replace(':', '')}` });
       this.scheduleNext(definition);
-    }, millisUntilNext(schedule.dailyAtUtc, this.clock.now()));
+    }, millisUntilNextRun(schedule, this.clock.now()));
   }
 
   private timer(callback: () => void, ms: number): void {

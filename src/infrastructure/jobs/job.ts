@@ -1,19 +1,30 @@
 /** A background job: one definition, run by BullMQ (with Redis) or in process (without). */
 export interface JobDefinition<Input = unknown> {
   readonly name: string;
-  handle(input: Input): Promise<void>;
-  /** Runs every day at this UTC time, with this input. */
-  readonly schedule?: { readonly dailyAtUtc: `${number}:${number}`; readonly input: Input };
+  /** `jobs`: the runner running it (both runners always pass it), for a job that queues others. */
+  handle(input: Input, jobs?: JobQueue): Promise<void>;
+  readonly schedule?: JobSchedule<Input>;
 }
+
+/**
+ * When a job runs on its own, with this input: every day at a UTC time, or every so many minutes
+ * (runs fall on multiples of the interval since the epoch, so every instance agrees on them).
+ */
+export type JobSchedule<Input> =
+  | { readonly dailyAtUtc: `${number}:${number}`; readonly input: Input }
+  | { readonly everyMinutes: number; readonly input: Input };
 
 export interface EnqueueOptions {
   /** Same id, same job: enqueuing it again while it is waiting or running adds nothing. No ':' (BullMQ's separator). */
   readonly jobId: string;
 }
 
-export interface JobRunner {
-  readonly kind: 'bullmq' | 'in-process';
+export interface JobQueue {
   enqueue<Input>(name: string, input: Input, options: EnqueueOptions): Promise<void>;
+}
+
+export interface JobRunner extends JobQueue {
+  readonly kind: 'bullmq' | 'in-process';
   /** Waiting, running and failed counts, for operators. */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -33,4 +44,22 @@ export function millisUntilNext(dailyAtUtc: string, now: Date): number {
   const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour, minute));
   if (next.getTime() <= now.getTime()) next.setUTCDate(next.getUTCDate() + 1);
   return next.getTime() - now.getTime();
+}
+
+/** Milliseconds from `now` to the schedule's next run. */
+export function millisUntilNextRun(schedule: JobSchedule<unknown>, now: Date): number {
+  if ('dailyAtUtc' in schedule) return millisUntilNext(schedule.dailyAtUtc, now);
+  const every = intervalMillis(schedule.everyMinutes);
+  return every - (now.getTime() % every);
+}
+
+/** The start of the interval `now` falls in: what names one run of an interval schedule. */
+export function intervalStart(everyMinutes: number, now: Date): Date {
+  const every = intervalMillis(everyMinutes);
+  return new Date(Math.floor(now.getTime() / every) * every);
+}
+
+export function intervalMillis(everyMinutes: number): number {
+  if (!Number.isInteger(everyMinutes) || everyMinutes < 1) throw new RangeError(`An interval schedule runs every whole number of minutes from 1, not ${everyMinutes}`);
+  return everyMinutes * 60_000;
 }
