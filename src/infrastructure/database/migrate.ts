@@ -9,6 +9,7 @@ import * as parkedEvents from './migrations/0006-parked-events.js';
 import * as projectionLeases from './migrations/0007-projection-leases.js';
 import * as signInBrowserBinding from './migrations/0008-sign-in-browser-binding.js';
 import * as bankLink from './migrations/0009-bank-link.js';
+import * as bankLinkWebhooks from './migrations/0010-bank-link-webhooks.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0007-projection-leases': projectionLeases,
   '0008-sign-in-browser-binding': signInBrowserBinding,
   '0009-bank-link': bankLink,
+  '0010-bank-link-webhooks': bankLinkWebhooks,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -125,6 +125,16 @@ export interface SandboxBankItemsTable {
   removed_at: Date | null;
 }
 
+/** Provider webhooks received, by the provider's id of each: a replay changes nothing (migration 0010). */
+export interface BankLinkWebhooksReceivedTable {
+  provider: string;
+  webhook_id: string;
+  code: string | null;
+  link_item_id: string | null;
+  outcome: string;
+  received_at: Date;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
@@ -137,6 +147,7 @@ export interface Database {
   link_item_credentials: LinkItemCredentialsTable;
   sandbox_bank_public_tokens: SandboxBankPublicTokensTable;
   sandbox_bank_items: SandboxBankItemsTable;
+  bank_link_webhooks_received: BankLinkWebhooksReceivedTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;
