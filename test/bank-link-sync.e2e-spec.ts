@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { InProcessJobRunner } from '../src/infrastructure/jobs/in-process-job-runner.js';
 import type { JobDefinition } from '../src/infrastructure/jobs/job.js';
 import type { SyncPage } from '../src/modules/link/bank-link.port.js';
 import { createBankLink, type BankLink } from '../src/modules/link/bank-link.wiring.js';
@@ -9,7 +8,7 @@ import type { PersistentSandboxBank } from '../src/modules/link/provider/persist
 import { BANK_LINK_SYNC_JOB, bankLinkSyncJob, type BankLinkSyncHooks } from '../src/modules/link/sync/bank-link-sync.job.js';
 import { importedTransactionIdOf } from '../src/modules/link/sync/provider-transaction.mapping.js';
 import { serviceJobs } from '../src/service-jobs.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { lastCommittedPosition, startTestApp, type TestApp } from './support/test-app.js';
 
 const LINK_TOKEN_KEY = randomBytes(32).toString('base64');
 
@@ -22,12 +21,6 @@ function jobsWith(hooks: BankLinkSyncHooks): typeof serviceJobs {
   };
 }
 
-/** Every queued job finished, and every read model has what they appended. */
-async function settle(t: TestApp): Promise<void> {
-  await (t.runtime.jobs as InProcessJobRunner).drain();
-  const head = await t.runtime.eventStore.headPosition();
-  expect(await t.runtime.watch.waitFor(head, 60_000)).toBe(true);
-}
 
 async function linkAnItem(t: TestApp, key: string, institutionId = 'ins_100003') {
   const { publicToken } = (await t.as(key).post('/v1/sandbox/public-token', { institutionId }).expect(200)).body as { publicToken: string };
@@ -70,7 +63,7 @@ describe('bank link sync', () => {
     const { key, userId } = await t.newUser();
     const started = Date.now();
     const item = await linkAnItem(t, key);
-    await settle(t);
+    await t.settle();
     const firstSyncMs = Date.now() - started;
     const history = await (await sandboxOf(t)).itemHistory(item.linkItemId);
     const expected = history.transactions.map((transaction) => importedTransactionIdOf(userId, item.linkItemId, transaction.transactionId)).sort();
@@ -91,10 +84,10 @@ describe('bank link sync', () => {
     expect(Date.parse(dates!.last) - Date.parse(dates!.first)).toBeGreaterThan(300 * 86_400_000);
 
     // Syncing again finds nothing new and appends nothing.
-    const before = await t.runtime.eventStore.headPosition();
+    const before = await lastCommittedPosition(t.runtime);
     await t.as(key).post(`/v1/link/items/${item.linkItemId}/sync`).expect(200, { success: true, message: 'Sync queued' });
-    await settle(t);
-    expect(await t.runtime.eventStore.headPosition()).toEqual(before);
+    await t.settle();
+    expect(await lastCommittedPosition(t.runtime)).toEqual(before);
   }, 180_000);
 
   it("keeps the user's edits, notes and tags of a pending transaction when it posts, and the activity log tells the story", async () => {
@@ -125,8 +118,7 @@ describe('bank link sync', () => {
     const item = await linkAnItem(t, key, 'ins_100004');
     linkItemId = item.linkItemId;
     const { providerId } = await stopped;
-    const head = await t.runtime.eventStore.headPosition();
-    expect(await t.runtime.watch.waitFor(head, 60_000)).toBe(true);
+    expect(await t.runtime.watch.waitFor(await lastCommittedPosition(t.runtime), 60_000)).toBe(true);
 
     const pendingId = importedTransactionIdOf(userId, linkItemId, providerId);
     try {
@@ -138,7 +130,7 @@ describe('bank link sync', () => {
     } finally {
       release();
     }
-    await settle(t);
+    await t.settle();
 
     const postedId = importedTransactionIdOf(userId, linkItemId, posted.get(providerId)!);
     await t.as(key).get(`/v1/transactions/${pendingId}`).expect(404);
@@ -172,7 +164,7 @@ describe('bank link sync', () => {
     const other = await t.newUser();
     const item = await linkAnItem(t, owner.key);
     await t.as(other.key).post(`/v1/link/items/${item.linkItemId}/sync`).expect(404);
-    await settle(t);
+    await t.settle();
   }, 180_000);
 });
 
@@ -206,7 +198,7 @@ describe('bank link sync across a restart', () => {
 
       restarted = await startTestApp({ env: { DATABASE_URL: first.runtime.database.url, LINK_TOKEN_KEY } });
       await restarted.as(key).post(`/v1/link/items/${item.linkItemId}/sync`).expect(200);
-      await settle(restarted);
+      await restarted.settle();
       const history = await (await sandboxOf(restarted)).itemHistory(item.linkItemId);
       const expected = history.transactions.map((transaction) => importedTransactionIdOf(userId, item.linkItemId, transaction.transactionId)).sort();
       expect(await listedIds(restarted, userId)).toEqual(expected);

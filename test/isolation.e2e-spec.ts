@@ -1,7 +1,6 @@
 import type { Clock } from '../src/core/clock.js';
 import { openSession } from '../src/modules/identity/session.store.js';
 import type { OpenApiOperation } from './support/openapi-validator.js';
-import type { InProcessJobRunner } from '../src/infrastructure/jobs/in-process-job-runner.js';
 import { type AuthorizedClient, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -69,8 +68,7 @@ describe('isolation between users', () => {
     const ids: Record<string, string> = {};
     for (const [name, create] of Object.entries(FIXTURES)) ids[name] = await create(t.as(a.key));
     // Linking A's item queued its first sync: A's data is what it is once that has run and is projected.
-    await (t.runtime.jobs as InProcessJobRunner).drain();
-    expect(await t.runtime.watch.waitFor(await t.runtime.eventStore.headPosition(), 60_000)).toBe(true);
+    await t.settle();
 
     const operations = versionedOperations();
     const targeted = operations.filter((op) => op.params.some((param) => !NOT_OWNED.has(param)));

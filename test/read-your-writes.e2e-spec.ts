@@ -52,7 +52,7 @@ describe('read-your-writes', () => {
     } finally {
       await block.release();
     }
-    await t.runtime.watch.waitFor((await t.runtime.eventStore.headPosition()), 10_000);
+    await t.settle(10_000);
     const { body } = await t.as(key).get(`/v1/transactions/${id}`).expect(200);
     expect(body.name).toBe('Late but kept');
   });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { PROJECTIONS } from '../projections/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { lastCommittedPosition, startTestApp, type TestApp } from './support/test-app.js';
 
 let first: TestApp;
 let second: TestApp;
@@ -29,7 +29,7 @@ describe('two service instances on one database', () => {
 
     // Every projection has applied each event of its types exactly once, whichever instance led it.
     const db = first.runtime.database.db;
-    const head = await first.runtime.eventStore.headPosition();
+    const head = await lastCommittedPosition(first.runtime);
     expect(await first.runtime.watch.waitFor(head, 10_000)).toBe(true);
     expect(await second.runtime.watch.waitFor(head, 10_000)).toBe(true);
     for (const projection of PROJECTIONS) {
