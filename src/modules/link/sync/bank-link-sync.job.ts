@@ -4,14 +4,11 @@ import type { DatabaseConnection } from '../../../infrastructure/database/databa
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition } from '../../../infrastructure/jobs/job.js';
-import { initialTransactionState, type TransactionEvent, type TransactionState, transactionStreamId } from '../../transactions/transaction.js';
-import { transactionDecider } from '../../transactions/transaction.decider.js';
-import { carryOverOf, decideImport } from '../../transactions/transaction-import.decider.js';
-import { BankLinkError, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
+import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
 import { type LinkItemEvent, type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
-import { importedTransactionOf, importedTransactionIdOf, providerValuesFrom } from './provider-transaction.mapping.js';
+import { SyncPageWriter } from './sync-page.writer.js';
 
 export const BANK_LINK_SYNC_JOB = 'bank-link-sync';
 
@@ -42,8 +39,6 @@ export interface BankLinkSyncDependencies {
 
 /** Changes asked of the provider per page. */
 export const SYNC_PAGE_SIZE = 500;
-/** Streams written at once while a page is applied. */
-const CONCURRENCY = 16;
 
 /**
  * Pages through the provider's changes from the cursor the item's events hold: each page's
@@ -63,7 +58,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       const credentials = await database.db.selectFrom('link_item_credentials').selectAll().where('link_item_uuid', '=', linkItemUuid).where('user_id', '=', userId).executeTakeFirst();
       if (!credentials || !bankLink.provider || credentials.provider !== bankLink.providerName) return;
       const accessToken = bankLink.sealer.open(credentials.sealed_access_token, credentials.provider, credentials.link_item_id);
-      const writer = new PageWriter(eventStore, userId, linkItemId, context);
+      const writer = new SyncPageWriter(eventStore, userId, linkItemId, context);
       for (let pageNumber = 1; ; pageNumber += 1) {
         const item = await readItem(eventStore, linkItemUuid, userId);
         if (item.state.status !== 'linked') return;
@@ -121,64 +116,4 @@ async function recordPage(store: EventStore, linkItemUuid: string, userId: strin
       item = now;
     }
   }
-}
-
-/** Applies one page's changes to the transaction streams of one user's item. */
-class PageWriter {
-  constructor(
-    private readonly store: EventStore,
-    private readonly userId: string,
-    private readonly linkItemId: string,
-    private readonly context: () => CommandContext,
-  ) {}
-
-  async apply(page: SyncPage): Promise<void> {
-    // A posted transaction replacing a pending one of the same page comes after it.
-    const replacing = page.added.filter((transaction) => transaction.pendingTransactionId !== null);
-    await inParallel(page.added.filter((transaction) => transaction.pendingTransactionId === null), (transaction) => this.importAdded(transaction));
-    await inParallel(replacing, (transaction) => this.importAdded(transaction));
-    await inParallel(page.modified, (transaction) => this.command(importedTransactionIdOf(this.userId, this.linkItemId, transaction.transactionId), (transactionId) => ({ type: 'UpdateFromProvider', transactionId, provider: providerValuesFrom(this.userId, transaction) })));
-    await inParallel(page.removed, ({ transactionId }) => this.command(importedTransactionIdOf(this.userId, this.linkItemId, transactionId), (id) => ({ type: 'RemoveImportedTransaction', transactionId: id })));
-  }
-
-  private async importAdded(transaction: ProviderTransaction): Promise<void> {
-    const data = importedTransactionOf(this.userId, this.linkItemId, transaction);
-    const pendingId = data.replacesTransactionId;
-    const carryOver = pendingId === null ? null : carryOverOf(pendingId, await this.stateOf(pendingId));
-    const events = decideImport({ type: 'ImportTransaction', data, carryOver }, initialTransactionState());
-    try {
-      // The expected revision refuses a second import of the same provider transaction.
-      await this.append(data.transactionId, events, 'no_stream');
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
-    if (pendingId !== null) await this.command(pendingId, (transactionId) => ({ type: 'RetireReplacedTransaction', transactionId, byTransactionId: data.transactionId }));
-  }
-
-  private async stateOf(transactionId: string): Promise<TransactionState> {
-    const history = await this.store.readStream(transactionStreamId(transactionId));
-    if (history.length === 0 || history[0].metadata.userId !== this.userId) return initialTransactionState();
-    return history.reduce((state, recorded) => transactionDecider.evolve(state, recorded as unknown as TransactionEvent), initialTransactionState());
-  }
-
-  private async command(transactionId: string, command: (transactionId: string) => Parameters<typeof transactionDecider.decide>[0]): Promise<void> {
-    await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, command(transactionId), this.context(), 'Transaction');
-  }
-
-  private async append(transactionId: string, events: TransactionEvent[], expected: 'no_stream'): Promise<void> {
-    const metadata = metadataFor(this.context());
-    await this.store.appendToStream(transactionStreamId(transactionId), events.map((event) => ({ type: event.type, data: event.data, metadata })), expected);
-  }
-}
-
-async function inParallel<Item>(items: readonly Item[], work: (item: Item) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next];
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
 }
