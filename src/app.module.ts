@@ -24,6 +24,9 @@ import { SandboxHttpController } from './modules/link/http/sandbox.http-controll
 import { ExecuteLinkItemCommandHandler } from './modules/link/link-items/link-item.commands.js';
 import { LinkItemFlows } from './modules/link/link-items/link-item.flows.js';
 import { GetLinkItemHandler, ListLinkAccountsHandler, ListLinkItemAlertsHandler, ListLinkItemsHandler } from './modules/link/link-items/link-item.queries.js';
+import { BankLinkWebhookReceiver } from './modules/link/webhooks/bank-link-webhook.receiver.js';
+import { BankLinkWebhooksHttpController } from './modules/link/webhooks/bank-link-webhooks.http-controller.js';
+import { SandboxWebhookFiring } from './modules/link/webhooks/sandbox-webhook.firing.js';
 import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
@@ -39,7 +42,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -79,6 +82,8 @@ export class AppModule {
         GetLinkItemHandler,
         ListLinkItemAlertsHandler,
         ListLinkAccountsHandler,
+        BankLinkWebhookReceiver,
+        SandboxWebhookFiring,
       ],
     };
   }

@@ -16,6 +16,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime, openApiDocument), {
     logger: new PinoNestLogger(runtime.log),
     bodyParser: false,
+    // The JSON parser below also keeps the bytes it read (req.rawBody): webhook signatures are over them.
+    rawBody: true,
   });
   app.disable('x-powered-by');
   // Responses are built per request from read models; a conditional 304 is not part of the contract.

@@ -1,9 +1,15 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
+import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
+import { RequestId } from '../../../infrastructure/http/request-helpers.js';
+import type { Principal } from '../../identity/identity.store.js';
 import { BankLinkError } from '../bank-link.port.js';
 import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
+import { FireSandboxWebhookRequest, SandboxWebhookFiredResponse } from '../webhooks/sandbox-webhook.dto.js';
+import { SandboxWebhookFiring } from '../webhooks/sandbox-webhook.firing.js';
+import { LinkItemIdParam } from './link-item-id.param.js';
 import { CreateSandboxPublicTokenRequest } from './link.requests.js';
 import { SandboxPublicTokenResponse } from './link.responses.js';
 
@@ -12,7 +18,10 @@ import { SandboxPublicTokenResponse } from './link.responses.js';
 @ApiBearerAuth('bearerAuth')
 @Controller()
 export class SandboxHttpController {
-  constructor(@Inject(BANK_LINK) private readonly bankLink: BankLink) {}
+  constructor(
+    @Inject(BANK_LINK) private readonly bankLink: BankLink,
+    private readonly webhooks: SandboxWebhookFiring,
+  ) {}
 
   @Post('sandbox/public-token')
   @HttpCode(200)
@@ -33,5 +42,27 @@ export class SandboxHttpController {
       }
       throw error;
     }
+  }
+
+  @Post('sandbox/link/items/:linkItemId/fire-webhook')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'fireSandboxWebhook',
+    summary: 'Have the sandbox provider send one of its webhooks for one of your items; answers once the item’s new state is readable',
+    description:
+      'Delivered through the same verification, deduplication and mapping as POST /webhooks/bank-link. SYNC_UPDATES_AVAILABLE queues a sync; ' +
+      'the other codes change the item as that operation describes (the sandbox’s own item status changes too: after ITEM_LOGIN_REQUIRED its syncs need a login, until LOGIN_REPAIRED).',
+  })
+  @ApiParam({ name: 'linkItemId', description: 'The provider’s item id (the link item’s linkItemId).', schema: { type: 'string', maxLength: 200 } })
+  @ApiOkResponse({ type: SandboxWebhookFiredResponse })
+  @ApiErrors(400, 401, 403, 404, 422, 503)
+  async fireWebhook(
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+    @LinkItemIdParam() linkItemId: string,
+    @Body() body: FireSandboxWebhookRequest,
+  ): Promise<SandboxWebhookFiredResponse> {
+    await this.webhooks.fire({ userId: principal.user.id, requestId, linkItemId, code: body.code });
+    return { success: true };
   }
 }
