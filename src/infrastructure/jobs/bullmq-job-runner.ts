@@ -202,7 +202,7 @@ export class BullMqJobRunner implements JobRunner {
   }
 }
 
-/** BullMQ runs an `every` scheduler on multiples of the interval since the epoch, the first at once. */
+/** BullMQ runs a new `every` scheduler at once, then every interval; upserting it again (a reconnect) adds no run. */
 function repeatOf(schedule: JobSchedule<unknown>): { pattern: string; tz: string } | { every: number } {
   return 'dailyAtUtc' in schedule ? { pattern: cronOf(schedule.dailyAtUtc), tz: 'UTC' } : { every: intervalMillis(schedule.everyMinutes) };
 }

@@ -7,8 +7,9 @@ export interface JobDefinition<Input = unknown> {
 }
 
 /**
- * When a job runs on its own, with this input: every day at a UTC time, or every so many minutes
- * (runs fall on multiples of the interval since the epoch, so every instance agrees on them).
+ * When a job runs on its own, with this input: every day at a UTC time, or every so many minutes.
+ * In process, interval runs fall on multiples of the interval since the epoch; BullMQ runs a new
+ * interval schedule at once and then every interval after that run.
  */
 export type JobSchedule<Input> =
   | { readonly dailyAtUtc: `${number}:${number}`; readonly input: Input }
