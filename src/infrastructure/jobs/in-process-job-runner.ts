@@ -67,7 +67,7 @@ export class InProcessJobRunner implements JobRunner {
     const schedule = definition.schedule;
     if (!schedule || this.closed) return;
     this.timer(() => {
-      // One job id per run: a run still going when the next falls due is not started twice.
+      // One job id per run (the minute it fell due, or its interval's start): the same run asked twice starts once.
       const now = this.clock.now();
       const runAt = 'dailyAtUtc' in schedule ? now : intervalStart(schedule.everyMinutes, now);
       void this.enqueue(definition.name, schedule.input, { jobId: `${definition.name}-${runAt.toISOString().slice(0, 16).replace(':', '')}` });
