@@ -44,14 +44,28 @@ function skewedCents(random: Random, minCents: number, maxCents: number): number
 
 const isTipped = (payee: Payee): boolean => payee.category === 'FOOD_AND_DRINK_RESTAURANT' && payee.channel === 'in store';
 
-/** `count` purchases spread over the history, a little busier at weekends. */
-export function addEverydaySpending(ledger: LedgerDraft, count: number): void {
+/** Which everyday purchases to plan: how many, and over which days (inclusive). */
+export interface EverydaySpan {
+  readonly count: number;
+  readonly from: DayNumber;
+  readonly to: DayNumber;
+}
+
+/**
+ * Purchases spread over each span, a little busier at weekends. The spans after the first draw
+ * from their own random streams, so adding days after `asOf` leaves the first span untouched.
+ */
+export function addEverydaySpending(ledger: LedgerDraft, spans: readonly EverydaySpan[]): void {
   const random = randomStream(ledger.seed, 'everyday');
   const catalog = everydayPayees(ledger, random);
-  const span = ledger.asOf - ledger.firstDay + 1;
+  spans.forEach((span, index) => addPurchases(ledger, catalog, span, index === 0 ? random : randomStream(ledger.seed, `everyday:${index}`)));
+}
+
+function addPurchases(ledger: LedgerDraft, catalog: WeightedPayees, { count, from, to }: EverydaySpan, random: Random): void {
+  const span = to - from + 1;
   for (let i = 0; i < count; i += 1) {
-    let day = ledger.firstDay + Math.floor(random() * span);
-    if (!isWeekend(day) && random() < 0.12) day = ledger.firstDay + Math.floor(random() * span);
+    let day = from + Math.floor(random() * span);
+    if (!isWeekend(day) && random() < 0.12) day = from + Math.floor(random() * span);
     const index = catalog.slots[Math.floor(random() * 1024)] as number;
     const payee = catalog.payees[index] as Payee;
     const cents = -skewedCents(random, catalog.minCents[index] as number, catalog.maxCents[index] as number);
@@ -74,7 +88,7 @@ const COFFEE_ORDERS = [395, 425, 475, 550, 585, 625, 710, 845];
 export function addCoffeeHabit(ledger: LedgerDraft): void {
   const random = randomStream(ledger.seed, 'coffee');
   const payee = merchantPayee(pick(random, COFFEE_SHOPS), ledger.home, random);
-  for (let day = ledger.firstDay; day <= ledger.asOf; day += 1) {
+  for (let day = ledger.firstDay; day <= ledger.lastDay; day += 1) {
     if (!chance(random, isWeekend(day) ? 0.2 : 0.42)) continue;
     const cents = -(pick(random, COFFEE_ORDERS) + (chance(random, 0.25) ? 375 : 0));
     const account: AccountRole = chance(random, 0.85) ? 'credit' : 'checking';
@@ -88,7 +102,7 @@ const REFUNDABLE = new Set(['amazon', 'uniqlo', 'nike', 'best-buy', 'target', 'e
 export function addReturnedPurchases(ledger: LedgerDraft): void {
   const random = randomStream(ledger.seed, 'returns');
   const profiles = EVERYDAY_MERCHANTS.filter((profile) => REFUNDABLE.has(profile.key));
-  for (let day = ledger.firstDay + randomInt(random, 3, 40); day <= ledger.asOf - 25; day += randomInt(random, 25, 60)) {
+  for (let day = ledger.firstDay + randomInt(random, 3, 40); day <= ledger.lastDay - 25; day += randomInt(random, 25, 60)) {
     const profile = pick(random, profiles);
     const payee = merchantPayee(profile, ledger.home, random);
     const cents = -skewedCents(random, Math.max(profile.minCents, 2000), profile.maxCents);
@@ -124,7 +138,7 @@ export function addCashAndFees(ledger: LedgerDraft): void {
   const atm = bankPayee(ledger.institution, [`ATM WITHDRAWAL ${ledger.home.city.toUpperCase()} ${ledger.home.region}`, 'NON-BANK ATM WITHDRAWAL'], 'TRANSFER_OUT_WITHDRAWAL', 'in store');
   const bankFee = bankPayee(ledger.institution, ['ATM FEE - OUT OF NETWORK'], 'BANK_FEES_ATM_FEES');
   const operatorFee = bankPayee(ledger.institution, ['NON-BANK ATM OPERATOR FEE'], 'BANK_FEES_ATM_FEES');
-  for (let day = ledger.firstDay + randomInt(random, 0, 20); day <= ledger.asOf; day += randomInt(random, 18, 50)) {
+  for (let day = ledger.firstDay + randomInt(random, 0, 20); day <= ledger.lastDay; day += randomInt(random, 18, 50)) {
     const outOfNetwork = chance(random, 0.4);
     addDraft(ledger, { account: 'checking', day, cents: -pick(random, [4000, 6000, 8000, 10000, 20000]), payee: atm, name: atm.names[outOfNetwork ? 1 : 0] as string });
     if (!outOfNetwork) continue;

@@ -12,7 +12,7 @@ import { addDraft, dailyPostedTotals, registerStream, type LedgerDraft } from '.
 function monthStarts(ledger: LedgerDraft): DayNumber[] {
   const { year, month } = civilFromDay(ledger.firstDay);
   const starts: DayNumber[] = [];
-  for (let day = clampedDayOfMonth(year, month, 1); day <= ledger.asOf; day = addMonths(day, 1)) starts.push(day);
+  for (let day = clampedDayOfMonth(year, month, 1); day <= ledger.lastDay; day = addMonths(day, 1)) starts.push(day);
   return starts;
 }
 
@@ -30,7 +30,7 @@ export function addSavingsTransfers(ledger: LedgerDraft): void {
   };
   for (const start of monthStarts(ledger)) {
     const day = nextBusinessDay(start + 2);
-    if (day >= ledger.firstDay && day <= ledger.asOf) move(day, monthly, toSavings, fromChecking, 'checking', 'savings');
+    if (day >= ledger.firstDay && day <= ledger.lastDay) move(day, monthly, toSavings, fromChecking, 'checking', 'savings');
   }
   for (let i = 0; i < 2; i += 1) {
     const day = nextBusinessDay(ledger.firstDay + randomInt(random, 60, 600));
@@ -45,11 +45,11 @@ export function addSavingsInterest(ledger: LedgerDraft): void {
   const totals = dailyPostedTotals(ledger, 'savings');
   const cutAt = randomInt(random, 8, 14);
   const monthEnds = monthStarts(ledger).map((start) => addMonths(start, 1) - 1);
-  const credited = monthEnds.filter((day) => day >= ledger.firstDay && day <= ledger.asOf);
+  const credited = monthEnds.filter((day) => day >= ledger.firstDay && day <= ledger.lastDay);
   const lastEnd = monthEnds[monthEnds.length - 1] as DayNumber;
   const stream = registerStream(ledger, {
     key: 'savings-interest', account: 'savings', merchantName: null, description: 'INTEREST PAYMENT', frequency: 'MONTHLY',
-    streamType: 'inflow', nextDay: lastEnd > ledger.asOf ? lastEnd : addMonths(lastEnd + 1, 1) - 1, isActive: true,
+    streamType: 'inflow', nextDay: lastEnd > ledger.lastDay ? lastEnd : addMonths(lastEnd + 1, 1) - 1, isActive: true,
   });
   let balance = ledger.openingCents.savings;
   let day = ledger.firstDay;
@@ -74,11 +74,12 @@ function statements(ledger: LedgerDraft): Statement[] {
       const closeDay = start + 19;
       return { closeDay, payDay: nextBusinessDay(closeDay + 21) };
     })
-    .filter((statement) => statement.closeDay >= ledger.firstDay && statement.payDay <= ledger.asOf);
+    .filter((statement) => statement.closeDay >= ledger.firstDay && statement.payDay <= ledger.lastDay);
 }
 
-export function cardPaymentTransactionCount(ledger: LedgerDraft): number {
-  return statements(ledger).length * 2;
+/** Card payment transactions (two per statement) paid on or before `through`. */
+export function cardPaymentTransactionCount(ledger: LedgerDraft, through: DayNumber): number {
+  return statements(ledger).filter((statement) => statement.payDay <= through).length * 2;
 }
 
 export function addCardPayments(ledger: LedgerDraft): void {

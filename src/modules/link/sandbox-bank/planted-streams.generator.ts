@@ -180,7 +180,7 @@ function schedule(ledger: LedgerDraft, plan: StreamPlan, random: Random): { occu
     if (nominal < startDay) continue;
     const day = scheduledDay(plan, nominal, random);
     if (plan.endDay !== undefined && nominal > plan.endDay) return { occurrences, nextDay: day, isActive: false };
-    if (day > ledger.asOf) return { occurrences, nextDay: day, isActive: true };
+    if (day > ledger.lastDay) return { occurrences, nextDay: day, isActive: true };
     const skip = plan.skipped?.includes(index) === true || (occurrences.length >= 2 && day < ledger.asOf - 60 && chance(random, plan.skipChance ?? 0));
     if (!skip) occurrences.push({ day, cents: plan.cents(index, day, random), name: pickName(random, plan.payee) });
   }

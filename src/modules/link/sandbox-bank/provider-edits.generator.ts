@@ -1,32 +1,35 @@
 import { addDraft, formatCents, type DraftTransaction, type LedgerDraft } from './sandbox-ledger.js';
-import { randomInt, randomStream } from '../../../core/seeded-random.js';
+import { randomInt, randomStream, type Random } from '../../../core/seeded-random.js';
+import type { DayNumber } from '../../../core/calendar-day.js';
 
 /**
- * Provider-side corrections in the last weeks, so a sync shows `modified` and `removed`:
- * late merchant enrichment, a corrected amount, and duplicate charges the bank later drops.
+ * Provider-side corrections, so a sync shows `modified` and `removed`: late merchant enrichment,
+ * a corrected amount, and duplicate charges the bank later drops. Six in the weeks before `asOf`,
+ * then three in every 30 days of the horizon after it, so an item that lives on keeps seeing them.
  * Only non-stream transactions are touched, so the planted ground truth never depends on them.
  */
-const MODIFICATIONS = 4;
-const DUPLICATES = 2;
+const BEFORE_AS_OF = { modifications: 4, duplicates: 2 };
+const PER_LATER_WINDOW = { modifications: 2, duplicates: 1 };
+export const EDIT_WINDOW_DAYS = 30;
 
-function recentCandidates(ledger: LedgerDraft): DraftTransaction[] {
-  const from = ledger.asOf - 20;
-  const to = ledger.asOf - 3;
+/** Posted 3 to 20 days before `windowEnd`: late enough to be corrected within the window. */
+function candidatesBefore(ledger: LedgerDraft, windowEnd: DayNumber): DraftTransaction[] {
+  const from = windowEnd - 20;
+  const to = windowEnd - 3;
   return ledger.drafts.filter(
     (draft) => draft.postedDay >= from && draft.postedDay <= to && draft.stream === -1 && !draft.pending && draft.payee.merchantName !== null,
   );
 }
 
-export function plantProviderEdits(ledger: LedgerDraft): void {
-  const random = randomStream(ledger.seed, 'provider-edits');
-  const candidates = recentCandidates(ledger);
+function plantEdits(ledger: LedgerDraft, windowEnd: DayNumber, wanted: typeof BEFORE_AS_OF, random: Random): void {
+  const candidates = candidatesBefore(ledger, windowEnd);
   const chosen = new Set<number>();
-  const wanted = Math.min(MODIFICATIONS + DUPLICATES, candidates.length);
-  while (chosen.size < wanted) chosen.add(randomInt(random, 0, candidates.length - 1));
+  const count = Math.min(wanted.modifications + wanted.duplicates, candidates.length);
+  while (chosen.size < count) chosen.add(randomInt(random, 0, candidates.length - 1));
   [...chosen].forEach((candidateIndex, i) => {
     const draft = candidates[candidateIndex] as DraftTransaction;
-    const editDay = draft.postedDay + randomInt(random, 1, ledger.asOf - draft.postedDay);
-    if (i < MODIFICATIONS) {
+    const editDay = draft.postedDay + randomInt(random, 1, windowEnd - draft.postedDay);
+    if (i < wanted.modifications) {
       const original =
         i % 2 === 0
           ? { merchantName: null, categorySystemKey: null, counterparties: [], logoUrl: null, website: null }
@@ -40,4 +43,12 @@ export function plantProviderEdits(ledger: LedgerDraft): void {
     });
     ledger.edits.set(duplicate.serial, { kind: 'removed', day: editDay });
   });
+}
+
+export function plantProviderEdits(ledger: LedgerDraft): void {
+  plantEdits(ledger, ledger.asOf, BEFORE_AS_OF, randomStream(ledger.seed, 'provider-edits'));
+  // Windows never overlap (18 candidate days in 30), and a later window's duplicate is authorised after `asOf`.
+  for (let windowEnd = ledger.asOf + EDIT_WINDOW_DAYS; windowEnd <= ledger.lastDay; windowEnd += EDIT_WINDOW_DAYS) {
+    plantEdits(ledger, windowEnd, PER_LATER_WINDOW, randomStream(ledger.seed, `provider-edits:${windowEnd - ledger.asOf}`));
+  }
 }

@@ -8,18 +8,27 @@ import { plantProviderEdits } from './provider-edits.generator.js';
 import type { SandboxHistory, SandboxHistoryOptions } from './sandbox-history.js';
 import { HOME_CITIES, SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
 import { ACCOUNT_ROLES, formatCents, transactionIds, type AccountRole, type DraftTransaction, type LedgerDraft, type TransactionIds } from './sandbox-ledger.js';
-import { buildHistory } from './sandbox-history.materializer.js';
+import { buildHistory, type Renderer } from './sandbox-history.materializer.js';
 
 /** The generated item with what the sync log needs beyond the current state. */
 export interface SandboxLedger {
+  /** The item on its last generated day (`asOf` without a horizon); built on first use. */
   readonly history: SandboxHistory;
   readonly draft: LedgerDraft;
   /** Renders one incarnation of a planned transaction, exactly as the history would. */
   readonly render: (draft: DraftTransaction, incarnation: 'pending' | 'posted') => ProviderTransaction;
+  readonly renderer: Renderer;
+  /** The ids `render` gives each incarnation, without rendering it. */
+  readonly ids: TransactionIds;
 }
+
+/** Ten years: far beyond any sandbox item's life, and well inside the serial space at any count. */
+export const MAX_HORIZON_DAYS = 3660;
 
 function validated(options: SandboxHistoryOptions): { asOf: number; institution: Institution | undefined } {
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be an integer, got ${options.seed}`);
+  const horizon = options.horizonDays;
+  if (horizon !== undefined && (!Number.isSafeInteger(horizon) || horizon < 0 || horizon > MAX_HORIZON_DAYS)) throw new RangeError(`horizonDays must be an integer from 0 to ${MAX_HORIZON_DAYS}, got ${horizon}`);
   const asOf = parseIsoDate(options.asOf);
   const institution = options.institutionId === undefined ? undefined : findSandboxInstitution(options.institutionId);
   if (options.institutionId !== undefined && institution === undefined) throw new RangeError(`Unknown sandbox institution: ${options.institutionId}`);
@@ -38,6 +47,7 @@ export function generateSandboxLedger(options: SandboxHistoryOptions): SandboxLe
     seed,
     firstDay: addMonths(asOf, -24) + 1,
     asOf,
+    lastDay: asOf + (options.horizonDays ?? 0),
     institution: institution ?? pick(random, SANDBOX_INSTITUTIONS),
     home: pick(random, HOME_CITIES),
     drafts: [],
@@ -61,24 +71,46 @@ export function generateSandboxLedger(options: SandboxHistoryOptions): SandboxLe
   addTaxRefund(ledger);
   addSavingsTransfers(ledger);
   addSavingsInterest(ledger);
-  const structural = ledger.drafts.length + cardPaymentTransactionCount(ledger);
+  // transactionCount is the item as it stands on `asOf`; the horizon after it keeps the same pace.
+  const structural = ledger.drafts.filter((draft) => draft.day <= ledger.asOf).length + cardPaymentTransactionCount(ledger, ledger.asOf);
   const everyday = options.transactionCount === undefined ? defaultEverydayCount(ledger) : options.transactionCount - structural;
   if (everyday < 0) throw new RangeError(`transactionCount must be at least ${structural} for this seed and asOf (streams, transfers and noise alone), got ${options.transactionCount}`);
-  addEverydaySpending(ledger, everyday);
+  const historyDays = ledger.asOf - ledger.firstDay + 1;
+  const spans = [{ count: everyday, from: ledger.firstDay, to: ledger.asOf }];
+  if (ledger.lastDay > ledger.asOf) spans.push({ count: Math.round((everyday * (ledger.lastDay - ledger.asOf)) / historyDays), from: ledger.asOf + 1, to: ledger.lastDay });
+  addEverydaySpending(ledger, spans);
   addCardPayments(ledger);
   plantProviderEdits(ledger);
   ledger.openingCents.checking = checkingOpeningCents(ledger, checkingBase);
+  ledger.openingCents.loan -= loanPaidAfterAsOf(ledger);
 
-  const isoDate = isoDateTable(ledger.firstDay - 1, ledger.asOf + 62);
+  const isoDate = isoDateTable(ledger.firstDay - 1, ledger.lastDay + 62);
   const ids = accountIds(ledger);
   const txIds = transactionIds(seed);
   const render = (draft: DraftTransaction, incarnation: 'pending' | 'posted'): ProviderTransaction =>
     renderTransaction(txIds, ids, isoDate, draft, incarnation);
-  return { history: buildHistory(ledger, { isoDate, render, accountIds: ids }), draft: ledger, render };
+  const renderer: Renderer = { isoDate, render, accountIds: ids };
+  let history: SandboxHistory | undefined;
+  return {
+    get history() {
+      return (history ??= buildHistory(ledger, renderer));
+    },
+    draft: ledger,
+    render,
+    renderer,
+    ids: txIds,
+  };
 }
 
 export function generateSandboxHistory(options: SandboxHistoryOptions): SandboxHistory {
   return generateSandboxLedger(options).history;
+}
+
+/** The loan owes that much more at the start, so the horizon's payments never pay it past zero. */
+function loanPaidAfterAsOf(ledger: LedgerDraft): number {
+  let cents = 0;
+  for (const draft of ledger.drafts) if (draft.account === 'loan' && draft.day > ledger.asOf) cents += draft.cents;
+  return cents;
 }
 
 /** Two to three everyday purchases a day. */

@@ -1,6 +1,7 @@
 import type { ProviderTransaction } from '../bank-link.port.js';
 import type { PlantedStream, SandboxAccount, SandboxHistory } from './sandbox-history.js';
-import { formatCents, type AccountRole, type DraftTransaction, type LedgerDraft } from './sandbox-ledger.js';
+import type { DayNumber } from '../../../core/calendar-day.js';
+import { formatCents, type AccountRole, type DraftTransaction, type LedgerDraft, type StreamRecord } from './sandbox-ledger.js';
 
 /**
  * Turns the planned ledger into the item's current state and its ground truth: transactions
@@ -27,10 +28,10 @@ const ACCOUNT_PROFILES: Record<AccountRole, AccountProfile> = {
   loan: { name: 'Auto Loan', officialName: 'Auto Loan', type: 'loan', subtype: 'auto' },
 };
 
-const SERIAL_SPACE = 2 ** 22;
+export const SERIAL_SPACE = 2 ** 22;
 
 /** Sorting numeric keys (day, then serial) natively is several times faster than a comparator. */
-function currentDraftsOldestFirst(ledger: LedgerDraft): DraftTransaction[] {
+export function currentDraftsOldestFirst(ledger: LedgerDraft): DraftTransaction[] {
   const { drafts, edits } = ledger;
   if (drafts.length >= SERIAL_SPACE) throw new RangeError(`At most ${SERIAL_SPACE - 1} planned transactions`);
   const keys = new Float64Array(drafts.length);
@@ -77,9 +78,34 @@ export function buildHistory(ledger: LedgerDraft, renderer: Renderer): SandboxHi
     }
   });
 
-  // A limit comfortably above the deepest balance the card reached, so `available` stays positive.
-  const limitCents = Math.max(500000 + (ledger.seed % 11) * 100000, Math.ceil((-creditLowest * 1.5) / 100000) * 100000);
-  const accounts = (Object.keys(ACCOUNT_PROFILES) as AccountRole[]).map((role): SandboxAccount => {
+  const limitCents = creditLimitCents(ledger, creditLowest);
+  const accounts = accountsOf(ledger, renderer, { posted, pending, limitCents });
+
+  const plantedStreams: PlantedStream[] = [];
+  ledger.streams.forEach((record, index) => {
+    const stream = streams[index]!;
+    if (stream.ids.length > 0) plantedStreams.push(plantedStreamOf(renderer, record, stream, record.nextDay));
+  });
+
+  return { institution: ledger.institution, accounts, transactions, plantedStreams };
+}
+
+/** A limit comfortably above the deepest balance the card reached, so `available` stays positive. */
+export function creditLimitCents(ledger: LedgerDraft, creditLowestCents: number): number {
+  return Math.max(500000 + (ledger.seed % 11) * 100000, Math.ceil((-creditLowestCents * 1.5) / 100000) * 100000);
+}
+
+export interface AccountTotals {
+  /** Cents of the posted transactions shown, per account. */
+  readonly posted: Readonly<Record<AccountRole, number>>;
+  /** Cents of the pending transactions shown, per account. */
+  readonly pending: Readonly<Record<AccountRole, number>>;
+  readonly limitCents: number;
+}
+
+/** The four accounts with `current = opening + posted` and `available` as the port defines it. */
+export function accountsOf(ledger: LedgerDraft, renderer: Pick<Renderer, 'accountIds'>, { posted, pending, limitCents }: AccountTotals): SandboxAccount[] {
+  return (Object.keys(ACCOUNT_PROFILES) as AccountRole[]).map((role): SandboxAccount => {
     const profile = ACCOUNT_PROFILES[role];
     const currentCents = ledger.openingCents[role] + posted[role];
     const available = role === 'loan' ? null : formatCents((role === 'credit' ? limitCents : 0) + currentCents + pending[role]);
@@ -95,26 +121,29 @@ export function buildHistory(ledger: LedgerDraft, renderer: Renderer): SandboxHi
       openingBalance: formatCents(ledger.openingCents[role]),
     };
   });
+}
 
-  const plantedStreams: PlantedStream[] = [];
-  ledger.streams.forEach((record, index) => {
-    const stream = streams[index]!;
-    if (stream.ids.length === 0) return;
-    plantedStreams.push({
-      streamId: `strm_${renderer.accountIds.checking.slice(0, 6)}${record.key}`,
-      accountId: renderer.accountIds[record.account],
-      merchantName: record.merchantName,
-      description: record.description,
-      frequency: record.frequency,
-      streamType: record.streamType,
-      averageAmount: formatCents(Math.round(stream.cents / stream.ids.length)),
-      transactionIds: stream.ids,
-      firstDate: renderer.isoDate(stream.first),
-      lastDate: renderer.isoDate(stream.last),
-      nextDate: renderer.isoDate(record.nextDay),
-      isActive: record.isActive,
-    });
-  });
+/** A stream's posted transactions so far, oldest first, with their total and first and last posting days. */
+export interface StreamPostings {
+  readonly ids: string[];
+  readonly cents: number;
+  readonly first: DayNumber;
+  readonly last: DayNumber;
+}
 
-  return { institution: ledger.institution, accounts, transactions, plantedStreams };
+export function plantedStreamOf(renderer: Renderer, record: StreamRecord, postings: StreamPostings, nextDay: DayNumber): PlantedStream {
+  return {
+    streamId: `strm_${renderer.accountIds.checking.slice(0, 6)}${record.key}`,
+    accountId: renderer.accountIds[record.account],
+    merchantName: record.merchantName,
+    description: record.description,
+    frequency: record.frequency,
+    streamType: record.streamType,
+    averageAmount: formatCents(Math.round(postings.cents / postings.ids.length)),
+    transactionIds: postings.ids,
+    firstDate: renderer.isoDate(postings.first),
+    lastDate: renderer.isoDate(postings.last),
+    nextDate: renderer.isoDate(nextDay),
+    isActive: record.isActive,
+  };
 }

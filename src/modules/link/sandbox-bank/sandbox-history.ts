@@ -6,11 +6,16 @@ import type { Institution, LinkAccount, ProviderTransaction } from '../bank-link
  */
 export interface SandboxHistoryOptions {
   readonly seed: number;
-  /** `YYYY-MM-DD`: the last day of the history (the sandbox's "today"). */
+  /** `YYYY-MM-DD`: the last day of the two years of history (the sandbox's "today", or the day an item was linked). */
   readonly asOf: string;
   readonly institutionId?: string;
-  /** Exact number of transactions; discretionary card spending fills the two years. */
+  /** Exact number of transactions on `asOf`; discretionary card spending fills the two years. */
   readonly transactionCount?: number;
+  /**
+   * Days generated after `asOf` (default 0), at the same pace: the item's future, which a sandbox
+   * whose clock moves past `asOf` reveals day by day. `history` then describes the last of them.
+   */
+  readonly horizonDays?: number;
 }
 
 export interface SandboxAccount extends LinkAccount {
@@ -37,7 +42,7 @@ export interface PlantedStream {
   readonly transactionIds: string[];
   readonly firstDate: string;
   readonly lastDate: string;
-  /** The planted next occurrence after `asOf` (for an ended stream, the one that never came). */
+  /** The planted next occurrence after the day the history describes (for an ended stream, the one that never came). */
   readonly nextDate: string;
   /** False for a stream the sandbox deliberately ended months before `asOf`. */
   readonly isActive: boolean;

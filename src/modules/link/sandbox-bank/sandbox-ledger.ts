@@ -20,7 +20,7 @@ export interface DraftTransaction {
   readonly day: DayNumber;
   readonly postLag: number;
   readonly postedDay: DayNumber;
-  /** Still pending at `asOf`. */
+  /** Still pending on the ledger's last day (its posting lies beyond what was generated). */
   readonly pending: boolean;
   readonly cents: number;
   /** The authorised amount while pending (a restaurant bill before the tip). */
@@ -50,7 +50,10 @@ export type ProviderEdit =
 export interface LedgerDraft {
   readonly seed: number;
   readonly firstDay: DayNumber;
+  /** The day the history is told from (the link day): two years end here, and past events are placed relative to it. */
   readonly asOf: DayNumber;
+  /** The last generated day: `asOf` plus the horizon, the item's future that a moving clock reveals. */
+  readonly lastDay: DayNumber;
   readonly institution: Institution;
   readonly home: HomeCity;
   readonly drafts: DraftTransaction[];
@@ -79,7 +82,7 @@ export function addDraft(ledger: LedgerDraft, input: DraftInput): DraftTransacti
     day: input.day,
     postLag,
     postedDay: input.day + postLag,
-    pending: input.day + postLag > ledger.asOf,
+    pending: input.day + postLag > ledger.lastDay,
     cents: input.cents,
     pendingCents: input.pendingCents ?? input.cents,
     payee: input.payee,
@@ -120,7 +123,7 @@ export function transactionIds(seed: number): TransactionIds {
 
 /** Posted cents per account and day offset, the basis of statements, interest and balances. */
 export function dailyPostedTotals(ledger: LedgerDraft, account: AccountRole): Float64Array {
-  const totals = new Float64Array(ledger.asOf - ledger.firstDay + 1);
+  const totals = new Float64Array(ledger.lastDay - ledger.firstDay + 1);
   for (const draft of ledger.drafts) {
     if (draft.account !== account || draft.pending || ledger.edits.get(draft.serial)?.kind === 'removed') continue;
     totals[draft.postedDay - ledger.firstDay] += draft.cents;
