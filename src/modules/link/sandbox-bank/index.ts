@@ -7,5 +7,14 @@ export type {
   SandboxHistoryOptions,
 } from './sandbox-history.js';
 export { SANDBOX_INSTITUTIONS } from './sandbox-institutions.js';
-export { createSandboxBank, SANDBOX_WEBHOOK_SECRET, type FiredWebhook, type SandboxBank, type SandboxBankOptions } from './sandbox-bank.provider.js';
+export {
+  checkTransactionCount,
+  createSandboxBank,
+  MAX_TRANSACTION_COUNT,
+  SANDBOX_WEBHOOK_SECRET,
+  type FiredWebhook,
+  type PublicTokenRequest,
+  type SandboxBank,
+  type SandboxBankOptions,
+} from './sandbox-bank.provider.js';
 export { SANDBOX_SIGNATURE_HEADER, signWebhook, verifyWebhookSignature, parseWebhookBody, type SignedWebhook } from './sandbox-webhooks.js';

@@ -121,3 +121,78 @@ describe('the sandbox bank', () => {
     expect(() => bank.fireWebhook({ itemId: item.itemId, code: 'LOGIN_REPAIRED' })).toThrow(BankLinkError);
   });
 });
+
+describe('a sandbox bank whose items live on after asOf', () => {
+  let at = Date.parse('2026-11-20T15:30:00.000Z');
+  const clock = { now: () => new Date(at) };
+  const bank = createSandboxBank({ seed: 21, asOf, horizonDays: 400, clock });
+  const toCents = (amount: string | null): number => Math.round(Number(amount) * 100);
+
+  it('shows new transactions as its clock moves, from the cursor the last sync kept', async () => {
+    at = Date.parse('2026-11-20T15:30:00.000Z');
+    const item = await bank.exchangePublicToken(bank.createPublicToken({ institutionId: 'ins_100001' }));
+    const state = new Map<string, ProviderTransaction>();
+    const drain = async (cursor: string | undefined): Promise<string> => {
+      for (;;) {
+        const page = await bank.syncTransactions({ accessToken: item.accessToken, cursor, count: 500 });
+        for (const transaction of [...page.added, ...page.modified]) state.set(transaction.transactionId, transaction);
+        for (const { transactionId } of page.removed) state.delete(transactionId);
+        cursor = page.nextCursor;
+        if (!page.hasMore) return cursor;
+      }
+    };
+    const history = (): Map<string, ProviderTransaction> => new Map(bank.itemHistory(item.itemId).transactions.map((t) => [t.transactionId, t]));
+    let cursor = await drain(undefined);
+    expect(state).toEqual(history());
+    const linkDayIds = new Set(state.keys());
+    expect(await bank.syncTransactions({ accessToken: item.accessToken, cursor })).toMatchObject({ added: [], modified: [], removed: [], hasMore: false, nextCursor: cursor });
+
+    at += 3 * 86_400_000;
+    const next = await bank.syncTransactions({ accessToken: item.accessToken, cursor, count: 500 });
+    expect(next.added.length).toBeGreaterThan(0);
+    expect(next.added.every((transaction) => transaction.date > asOf && transaction.date <= '2026-11-23')).toBe(true);
+    cursor = await drain(cursor);
+    expect(state).toEqual(history());
+    expect([...state.keys()].filter((id) => !linkDayIds.has(id)).length).toBeGreaterThan(3);
+    expect(await bank.syncTransactions({ accessToken: item.accessToken, cursor })).toMatchObject({ added: [], modified: [], removed: [], hasMore: false });
+  });
+
+  it('answers getAccounts with the balances of the clock’s day: opening plus what has posted by then', async () => {
+    at = Date.parse('2026-11-20T09:00:00.000Z');
+    const item = await bank.exchangePublicToken(bank.createPublicToken({ institutionId: 'ins_100002' }));
+    const balancesOn = async (iso: string) => {
+      at = Date.parse(`${iso}T12:00:00.000Z`);
+      const accounts = await bank.getAccounts(item.accessToken);
+      const history = bank.itemHistory(item.itemId);
+      return { accounts, history };
+    };
+    const linked = await balancesOn(asOf);
+    expect(linked.accounts).toEqual(item.accounts);
+    const later = await balancesOn('2027-02-18');
+    expect(later.accounts).not.toEqual(linked.accounts);
+    for (const { accounts, history } of [linked, later]) {
+      expect(accounts).toEqual(history.accounts.map(({ openingBalance: _opening, ...account }) => account));
+      for (const account of history.accounts) {
+        const posted = history.transactions.filter((t) => t.accountId === account.linkAccountId && !t.pending).reduce((sum, t) => sum + toCents(t.amount), 0);
+        expect(toCents(account.balances.current)).toBe(toCents(account.openingBalance) + posted);
+      }
+    }
+    expect(later.history.transactions[later.history.transactions.length - 1]!.date <= '2027-02-18').toBe(true);
+    expect(later.history.transactions.some((t) => t.date > '2027-02-10')).toBe(true);
+  });
+
+  it('makes an item of about transactionCount transactions, and refuses a count that is not one', async () => {
+    at = Date.parse('2026-11-20T12:00:00.000Z');
+    const item = await bank.exchangePublicToken(bank.createPublicToken({ transactionCount: 4000 }));
+    expect(bank.itemHistory(item.itemId).transactions).toHaveLength(4000);
+    for (const transactionCount of [-1, 2.5, 1_000_001]) expect(() => bank.createPublicToken({ transactionCount })).toThrow(RangeError);
+  });
+
+  it('keeps items without a horizon as they were on asOf, whatever the clock says', async () => {
+    const still = createSandboxBank({ seed: 3, asOf, clock: { now: () => new Date('2027-06-01T00:00:00.000Z') } });
+    const item = await still.exchangePublicToken(still.createPublicToken({ institutionId: 'ins_100003' }));
+    const reference = await linkedItem();
+    expect(item.accounts).toEqual(reference.item.accounts);
+    expect(JSON.stringify(still.itemHistory(item.itemId))).toBe(JSON.stringify(reference.bank.itemHistory(reference.item.itemId)));
+  });
+});

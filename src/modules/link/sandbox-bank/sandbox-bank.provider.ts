@@ -12,7 +12,9 @@ import { hashSeed, mix32 } from '../../../core/seeded-random.js';
 import type { SandboxHistory } from './sandbox-history.js';
 import { generateSandboxLedger, type SandboxLedger } from './sandbox-history.generator.js';
 import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
-import { buildSyncLog, decodeCursor, readSyncPage, DEFAULT_CATCH_UP_DAYS, DEFAULT_SYNC_COUNT, type SyncChange } from './sandbox-sync.js';
+import { accountsOnDay, historyOnDay } from './sandbox-history-on-day.js';
+import { buildSyncLog, revealedLength, DEFAULT_CATCH_UP_DAYS, type SyncLog } from './sandbox-sync-log.js';
+import { decodeCursor, readSyncPage, DEFAULT_SYNC_COUNT } from './sandbox-sync.js';
 import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
 import { SANDBOX_ITEM_ERRORS, sandboxWebhook, statusAfter } from './sandbox-webhook-rules.js';
 import { opaqueIdFactory } from './opaque-id.factory.js';
@@ -21,9 +23,14 @@ export const SANDBOX_WEBHOOK_SECRET = 'ledgerline-sandbox-webhook-secret';
 
 export interface SandboxBankOptions {
   readonly seed: number;
-  /** `YYYY-MM-DD`: every item's history ends on this day. */
+  /** `YYYY-MM-DD`: every item's two years of history end on this day (the day it is linked). */
   readonly asOf: string;
-  /** Stamps link-token expiry and webhooks; defaults to noon UTC on `asOf`. */
+  /**
+   * Days each item lives on after `asOf` (default 0: time stands still at `asOf`). The clock's
+   * UTC day decides how much of them the item shows: syncs, balances and `itemHistory` follow it.
+   */
+  readonly horizonDays?: number;
+  /** Stamps link-token expiry and webhooks and tells the day; defaults to noon UTC on `asOf`. */
   readonly clock?: { now(): Date };
   readonly webhookSecret?: string;
   readonly catchUpDays?: number;
@@ -36,19 +43,39 @@ export interface FiredWebhook extends SignedWebhook {
 /** The port plus the controls a provider's sandbox offers. */
 export interface SandboxBank extends BankLinkProvider {
   readonly institutions: readonly Institution[];
-  /** Stands in for the user completing the link flow at an institution; returns a public token. */
-  createPublicToken(request?: { institutionId?: string }): string;
+  /**
+   * Stands in for the user completing the link flow at an institution; returns a public token.
+   * `transactionCount`: the item holds exactly that many transactions on `asOf` (at least the
+   * few hundred its streams and transfers need; fewer is a RangeError at exchange).
+   */
+  createPublicToken(request?: PublicTokenRequest): string;
   /** Produces a signed webhook for the item and applies its state change (login required, repaired, …). */
   fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): FiredWebhook;
-  /** The ground truth behind an item: its current transactions, accounts and planted streams. */
+  /** The ground truth behind an item on the clock's day: its transactions (what a full sync gives), accounts and planted streams. */
   itemHistory(itemId: string): SandboxHistory;
+  /** Transactions the item's ledger plans over its whole horizon: what it costs to keep in memory. */
+  plannedTransactions(itemId: string): number;
+}
+
+export interface PublicTokenRequest {
+  readonly institutionId?: string;
+  readonly transactionCount?: number;
+}
+
+/** Enough for any benchmark, and well inside the generator's serial space with a horizon. */
+export const MAX_TRANSACTION_COUNT = 1_000_000;
+
+export function checkTransactionCount(count: number | undefined): void {
+  if (count !== undefined && (!Number.isSafeInteger(count) || count < 0 || count > MAX_TRANSACTION_COUNT)) {
+    throw new RangeError(`transactionCount must be an integer from 0 to ${MAX_TRANSACTION_COUNT}, got ${count}`);
+  }
 }
 
 interface SandboxItem {
   readonly itemId: string;
   readonly accessToken: string;
   readonly ledger: SandboxLedger;
-  log: SyncChange[] | null;
+  log: SyncLog | null;
   status: ItemStatus;
 }
 
@@ -59,12 +86,14 @@ const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
 export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   const asOfDay = parseIsoDate(options.asOf);
   const clock = options.clock ?? { now: () => new Date(asOfDay * DAY_MS + DAY_MS / 2) };
+  /** The UTC day of the clock, as a day number. */
+  const today = (): number => Math.floor(clock.now().getTime() / DAY_MS);
   const secret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   const catchUpDays = options.catchUpDays ?? DEFAULT_CATCH_UP_DAYS;
   const itemIds = opaqueIdFactory(hashSeed(options.seed, 'items'));
   const items = new Map<string, SandboxItem>();
   const byAccessToken = new Map<string, SandboxItem>();
-  const publicTokens = new Map<string, { institutionId: string; index: number }>();
+  const publicTokens = new Map<string, { institutionId: string; index: number; transactionCount: number | undefined }>();
   let tokenSerial = 0;
   let grantSerial = 0;
 
@@ -96,8 +125,9 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       const index = grantSerial;
       const institutionId = request.institutionId ?? (SANDBOX_INSTITUTIONS[index % SANDBOX_INSTITUTIONS.length] as Institution).id;
       if (findSandboxInstitution(institutionId) === undefined) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
+      checkTransactionCount(request.transactionCount);
       const publicToken = token('public');
-      publicTokens.set(publicToken, { institutionId, index });
+      publicTokens.set(publicToken, { institutionId, index, transactionCount: request.transactionCount });
       grantSerial += 1;
       return publicToken;
     },
@@ -106,20 +136,26 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       const grant = publicTokens.get(publicToken);
       if (grant === undefined) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown or was already exchanged');
       publicTokens.delete(publicToken);
-      const ledger = generateSandboxLedger({ seed: hashSeed(options.seed, 'item', grant.index), asOf: options.asOf, institutionId: grant.institutionId });
+      const ledger = generateSandboxLedger({
+        seed: hashSeed(options.seed, 'item', grant.index),
+        asOf: options.asOf,
+        institutionId: grant.institutionId,
+        ...(grant.transactionCount === undefined ? {} : { transactionCount: grant.transactionCount }),
+        ...(options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays }),
+      });
       const item: SandboxItem = { itemId: itemIds(grant.index), accessToken: token('access'), ledger, log: null, status: { status: 'ok' } };
       items.set(item.itemId, item);
       byAccessToken.set(item.accessToken, item);
-      const accounts = ledger.history.accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
-      return { itemId: item.itemId, accessToken: item.accessToken, institution: ledger.history.institution, accounts };
+      return { itemId: item.itemId, accessToken: item.accessToken, institution: ledger.draft.institution, accounts: linkAccountsOf(item) };
     },
 
     async syncTransactions({ accessToken, cursor, count }) {
       const item = itemByToken(accessToken);
       if (item.status.status === 'login_required') throw new BankLinkError('ITEM_LOGIN_REQUIRED', SANDBOX_ITEM_ERRORS.ITEM_LOGIN_REQUIRED.errorMessage);
       item.log ??= buildSyncLog(item.ledger, catchUpDays);
+      // Positions up to the whole log's length are this item's: one past today's part is from an instance whose clock is ahead.
       const position = cursor === undefined || cursor === '' ? 0 : decodeCursor(item.itemId, cursor, item.log.length);
-      return readSyncPage(item.log, item.itemId, position, count ?? DEFAULT_SYNC_COUNT);
+      return readSyncPage(item.log, item.itemId, position, count ?? DEFAULT_SYNC_COUNT, revealedLength(item.log, today()));
     },
 
     async getItemStatus(accessToken) {
@@ -133,7 +169,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
     },
 
     async getAccounts(accessToken) {
-      return itemByToken(accessToken).ledger.history.accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
+      return linkAccountsOf(itemByToken(accessToken));
     },
 
     verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
@@ -147,6 +183,17 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       return { ...signWebhook(webhook, secret, firedAt), webhook };
     },
 
-    itemHistory: (itemId) => itemById(itemId).ledger.history,
+    itemHistory: (itemId) => {
+      const { ledger } = itemById(itemId);
+      // Without a horizon the item never changes: its history is the generated one, built once.
+      return ledger.draft.lastDay === ledger.draft.asOf ? ledger.history : historyOnDay(ledger, today());
+    },
+
+    plannedTransactions: (itemId) => itemById(itemId).ledger.draft.drafts.length,
   };
+
+  function linkAccountsOf(item: SandboxItem): LinkAccount[] {
+    const accounts = item.ledger.draft.lastDay === item.ledger.draft.asOf ? item.ledger.history.accounts : accountsOnDay(item.ledger, today());
+    return accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
+  }
 }
