@@ -10,6 +10,7 @@ import * as projectionLeases from './migrations/0007-projection-leases.js';
 import * as signInBrowserBinding from './migrations/0008-sign-in-browser-binding.js';
 import * as bankLink from './migrations/0009-bank-link.js';
 import * as bankLinkWebhooks from './migrations/0010-bank-link-webhooks.js';
+import * as sandboxBankItemSize from './migrations/0011-sandbox-bank-item-size.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0008-sign-in-browser-binding': signInBrowserBinding,
   '0009-bank-link': bankLink,
   '0010-bank-link-webhooks': bankLinkWebhooks,
+  '0011-sandbox-bank-item-size': sandboxBankItemSize,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

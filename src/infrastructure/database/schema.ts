@@ -111,6 +111,10 @@ export interface SandboxBankPublicTokensTable {
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
+  /** Migration 0011: the item's size on its link day (null: the generator's default). */
+  transaction_count: number | null;
+  /** Migration 0011: the days the item lives on after as_of (null: none). */
+  horizon_days: number | null;
 }
 
 /** The sandbox provider's items: enough to regenerate each one exactly (migration 0009). */
@@ -123,6 +127,10 @@ export interface SandboxBankItemsTable {
   status: unknown;
   created_at: Date;
   removed_at: Date | null;
+  /** Migration 0011: the item's size on its link day (null: the generator's default). */
+  transaction_count: number | null;
+  /** Migration 0011: the days the item lives on after as_of (null: none, an item linked before 0011). */
+  horizon_days: number | null;
 }
 
 /** Provider webhooks received, by the provider's id of each: a replay changes nothing (migration 0010). */

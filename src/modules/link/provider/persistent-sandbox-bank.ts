@@ -4,8 +4,10 @@ import { type Clock, isoDate } from '../../../core/clock.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { BankLinkError, type BankLinkProvider, type BankLinkWebhookCode, type ExchangedItem, type ItemStatus } from '../bank-link.port.js';
 import {
+  checkTransactionCount,
   createSandboxBank,
   type FiredWebhook,
+  type PublicTokenRequest,
   parseWebhookBody,
   SANDBOX_INSTITUTIONS,
   SANDBOX_WEBHOOK_SECRET,
@@ -14,30 +16,54 @@ import {
   signWebhook,
   verifyWebhookSignature,
 } from '../sandbox-bank/index.js';
+import { RecentItems } from '../sandbox-bank/recent-items.cache.js';
 import { sandboxWebhook, statusAfter } from '../sandbox-bank/sandbox-webhook-rules.js';
 
 /** The port plus the sandbox's controls, over state every instance shares. */
 export interface PersistentSandboxBank extends BankLinkProvider {
-  createPublicToken(request?: { institutionId?: string }): Promise<string>;
+  /** Not over HTTP: `transactionCount` (the item's size on its link day) is for benchmarks and tests. */
+  createPublicToken(request?: PublicTokenRequest): Promise<string>;
   fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): Promise<FiredWebhook>;
   itemHistory(itemId: string): Promise<SandboxHistory>;
 }
 
 export interface PersistentSandboxBankOptions {
+  /** Also the sandbox's today: each item shows what its ledger holds up to the clock's UTC day. */
   readonly clock: Clock;
+  /** Days each new item lives on after its link day; SANDBOX_HORIZON_DAYS unless a test says otherwise. */
+  readonly horizonDays?: number;
   readonly webhookSecret?: string;
   readonly publicTokenTtlMs?: number;
 }
 
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
 const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
-/** Regenerating an item's two years costs tens of milliseconds: keep the recently used ones. */
+/**
+ * An item lives on for 400 days after it is linked: over a year of new transactions, each day's
+ * on its day (a full annual cycle, so even the yearly renewal comes round again), for about half
+ * as much again as the two years of history to generate. Past it the item stands still.
+ */
+export const SANDBOX_HORIZON_DAYS = 400;
+/**
+ * Regenerating an item costs tens of milliseconds (a 100,000-transaction one about half a second):
+ * keep the recently used ones, within a budget of planned transactions (about 150 bytes each).
+ */
 const CACHED_ITEMS = 32;
+const CACHED_TRANSACTIONS = 600_000;
 
 interface OpenedItem {
   readonly bank: SandboxBank;
   readonly innerAccessToken: string;
   readonly exchanged: ExchangedItem;
+}
+
+/** What regenerates an item byte for byte, as the item and public-token rows keep it. */
+interface ItemGeneration {
+  readonly item_seed: string;
+  readonly institution_id: string;
+  readonly as_of: string;
+  readonly transaction_count: number | null;
+  readonly horizon_days: number | null;
 }
 
 const hashOf = (token: string): Buffer => createHash('sha256').update(token).digest();
@@ -51,25 +77,31 @@ const hashOf = (token: string): Buffer => createHash('sha256').update(token).dig
 export function createPersistentSandboxBank(db: Kysely<Database>, options: PersistentSandboxBankOptions): PersistentSandboxBank {
   const secret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   const publicTokenTtlMs = options.publicTokenTtlMs ?? PUBLIC_TOKEN_TTL_MS;
-  const opened = new Map<string, OpenedItem>();
+  const horizonDays = options.horizonDays ?? SANDBOX_HORIZON_DAYS;
+  const opened = new RecentItems<Promise<OpenedItem>>(CACHED_ITEMS, CACHED_TRANSACTIONS);
 
-  async function open(itemSeed: string, institutionId: string, asOf: string): Promise<OpenedItem> {
-    const bank = createSandboxBank({ seed: Number(itemSeed), asOf, webhookSecret: secret });
-    const exchanged = await bank.exchangePublicToken(bank.createPublicToken({ institutionId }));
+  async function open(row: ItemGeneration): Promise<OpenedItem> {
+    // The clock is the inner sandbox's today: what it shows of the item's horizon.
+    const bank = createSandboxBank({ seed: Number(row.item_seed), asOf: row.as_of, horizonDays: row.horizon_days ?? 0, clock: options.clock, webhookSecret: secret });
+    const request = row.transaction_count === null ? { institutionId: row.institution_id } : { institutionId: row.institution_id, transactionCount: row.transaction_count };
+    const exchanged = await bank.exchangePublicToken(bank.createPublicToken(request));
     return { bank, innerAccessToken: exchanged.accessToken, exchanged };
   }
 
-  async function openCached(row: { item_id: string; item_seed: string; institution_id: string; as_of: string }): Promise<OpenedItem> {
+  /** Concurrent pages of an item not cached yet share one generation; its weight is set once it is done. */
+  async function openCached(row: ItemGeneration & { item_id: string }): Promise<OpenedItem> {
     const cached = opened.get(row.item_id);
-    if (cached) {
-      opened.delete(row.item_id);
-      opened.set(row.item_id, cached);
-      return cached;
+    if (cached) return cached;
+    const opening = open(row);
+    opened.set(row.item_id, opening);
+    try {
+      const item = await opening;
+      if (opened.get(row.item_id) === opening) opened.set(row.item_id, opening, item.bank.plannedTransactions(item.exchanged.itemId));
+      return item;
+    } catch (error) {
+      opened.deleteIf(row.item_id, opening);
+      throw error;
     }
-    const item = await open(row.item_seed, row.institution_id, row.as_of);
-    opened.set(row.item_id, item);
-    if (opened.size > CACHED_ITEMS) opened.delete(opened.keys().next().value as string);
-    return item;
   }
 
   async function itemByAccessToken(accessToken: string) {
@@ -91,6 +123,7 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
     },
 
     async createPublicToken(request = {}) {
+      checkTransactionCount(request.transactionCount);
       const itemSeed = randomInt(1, 2 ** 31 - 1);
       const institutionId = request.institutionId ?? SANDBOX_INSTITUTIONS[itemSeed % SANDBOX_INSTITUTIONS.length].id;
       if (!SANDBOX_INSTITUTIONS.some((institution) => institution.id === institutionId)) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
@@ -98,7 +131,17 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
       const now = options.clock.now();
       await db
         .insertInto('sandbox_bank_public_tokens')
-        .values({ token_hash: hashOf(publicToken), institution_id: institutionId, item_seed: String(itemSeed), as_of: isoDate(now), created_at: now, expires_at: new Date(now.getTime() + publicTokenTtlMs), used_at: null })
+        .values({
+          token_hash: hashOf(publicToken),
+          institution_id: institutionId,
+          item_seed: String(itemSeed),
+          as_of: isoDate(now),
+          transaction_count: request.transactionCount ?? null,
+          horizon_days: horizonDays,
+          created_at: now,
+          expires_at: new Date(now.getTime() + publicTokenTtlMs),
+          used_at: null,
+        })
         .execute();
       return publicToken;
     },
@@ -116,7 +159,7 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
           .returningAll()
           .executeTakeFirst();
         if (!grant) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged');
-        const item = await open(grant.item_seed, grant.institution_id, grant.as_of);
+        const item = await open(grant);
         const accessToken = `access-sandbox-${randomUUID()}`;
         await trx
           .insertInto('sandbox_bank_items')
@@ -126,12 +169,14 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
             item_seed: grant.item_seed,
             institution_id: grant.institution_id,
             as_of: grant.as_of,
+            transaction_count: grant.transaction_count,
+            horizon_days: grant.horizon_days,
             status: JSON.stringify({ status: 'ok' } satisfies ItemStatus),
             created_at: now,
             removed_at: null,
           })
           .execute();
-        opened.set(item.exchanged.itemId, item);
+        opened.set(item.exchanged.itemId, Promise.resolve(item), item.bank.plannedTransactions(item.exchanged.itemId));
         return { ...item.exchanged, accessToken };
       });
     },
