@@ -209,7 +209,7 @@ describe('the provider’s webhook endpoint', () => {
     expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
     expect(await itemEvents(item.id)).toEqual(eventsBefore);
 
-    const received = await t.runtime.database.db.selectFrom('bank_link_webhooks_received').selectAll().where('link_item_id', '=', item.linkItemId).orderBy('received_at').execute();
+    const received = await t.runtime.database.db.selectFrom('bank_link_webhooks_received').selectAll().where('link_item_id', '=', item.linkItemId).orderBy('code').execute();
     expect(received.map((row) => [row.webhook_id, row.code, row.outcome])).toEqual([
       [JSON.parse(loginRequired.rawBody).webhook_id, 'ITEM_LOGIN_REQUIRED', 'applied'],
       [JSON.parse(repaired.rawBody).webhook_id, 'LOGIN_REPAIRED', 'applied'],
@@ -223,6 +223,8 @@ describe('the provider’s webhook endpoint', () => {
     await deliver(repairedAgain.rawBody, repairedAgain.headers);
     expect((await deliver(errored.rawBody, errored.headers)).body.message).toBe('Webhook already received: nothing done again');
     expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
+    const recordedLate = await t.runtime.database.db.selectFrom('bank_link_webhooks_received').select('outcome').where('webhook_id', '=', JSON.parse(errored.rawBody).webhook_id).executeTakeFirstOrThrow();
+    expect(recordedLate.outcome).toBe('applied');
   }, 60_000);
 
   it('queues a sync for SYNC_UPDATES_AVAILABLE, once per webhook id', async () => {

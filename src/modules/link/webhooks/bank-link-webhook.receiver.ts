@@ -120,7 +120,8 @@ export class BankLinkWebhookReceiver {
         webhook_id: webhook.webhookId as string,
         code: webhook.code === 'UNRECOGNISED' ? webhook.rawCode : webhook.code,
         link_item_id: webhook.itemId,
-        outcome: receipt.outcome === 'ignored' ? `ignored: ${receipt.reason}` : receipt.outcome,
+        // Not in the table but found on the item's stream: an earlier delivery applied it and was not recorded.
+        outcome: receipt.outcome === 'ignored' ? `ignored: ${receipt.reason}` : receipt.outcome === 'duplicate' ? 'applied' : receipt.outcome,
         received_at: now,
       })
       .onConflict((conflict) => conflict.columns(['provider', 'webhook_id']).doNothing())
