@@ -168,6 +168,12 @@ describe('a sandbox bank whose items live on after asOf', () => {
     };
     const linked = await balancesOn(asOf);
     expect(linked.accounts).toEqual(item.accounts);
+    // A clock behind the link day still shows the item as linked.
+    const behind = await balancesOn('2026-11-02');
+    expect(behind.accounts).toEqual(linked.accounts);
+    expect(behind.history).toEqual(linked.history);
+    const firstPage = await bank.syncTransactions({ accessToken: item.accessToken, count: 500 });
+    expect(firstPage.added.length).toBe(500);
     const later = await balancesOn('2027-02-18');
     expect(later.accounts).not.toEqual(linked.accounts);
     for (const { accounts, history } of [linked, later]) {

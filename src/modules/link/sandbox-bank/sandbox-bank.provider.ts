@@ -12,7 +12,7 @@ import { hashSeed, mix32 } from '../../../core/seeded-random.js';
 import type { SandboxHistory } from './sandbox-history.js';
 import { generateSandboxLedger, type SandboxLedger } from './sandbox-history.generator.js';
 import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
-import { accountsOnDay, historyOnDay } from './sandbox-history-on-day.js';
+import { accountsOnDay, clampToLedger, historyOnDay } from './sandbox-history-on-day.js';
 import { buildSyncLog, revealedLength, DEFAULT_CATCH_UP_DAYS, type SyncLog } from './sandbox-sync-log.js';
 import { decodeCursor, readSyncPage, DEFAULT_SYNC_COUNT } from './sandbox-sync.js';
 import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
@@ -155,7 +155,8 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       item.log ??= buildSyncLog(item.ledger, catchUpDays);
       // Positions up to the whole log's length are this item's: one past today's part is from an instance whose clock is ahead.
       const position = cursor === undefined || cursor === '' ? 0 : decodeCursor(item.itemId, cursor, item.log.length);
-      return readSyncPage(item.log, item.itemId, position, count ?? DEFAULT_SYNC_COUNT, revealedLength(item.log, today()));
+      // Never less than the link day shows (a clock behind asOf), as historyOnDay clamps too.
+      return readSyncPage(item.log, item.itemId, position, count ?? DEFAULT_SYNC_COUNT, revealedLength(item.log, clampToLedger(item.ledger.draft, today())));
     },
 
     async getItemStatus(accessToken) {
