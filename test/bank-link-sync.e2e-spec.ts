@@ -6,6 +6,7 @@ import { createBankLink, type BankLink } from '../src/modules/link/bank-link.wir
 import { linkedAccountIdOf } from '../src/modules/link/link-items/link-item.js';
 import type { PersistentSandboxBank } from '../src/modules/link/provider/persistent-sandbox-bank.js';
 import { BANK_LINK_SYNC_JOB, bankLinkSyncJob, type BankLinkSyncHooks } from '../src/modules/link/sync/bank-link-sync.job.js';
+import { BANK_LINK_SCHEDULED_SYNC_JOB } from '../src/modules/link/sync/scheduled-bank-link-sync.job.js';
 import { importedTransactionIdOf } from '../src/modules/link/sync/provider-transaction.mapping.js';
 import { serviceJobs } from '../src/service-jobs.js';
 import { lastCommittedPosition, startTestApp, type TestApp } from './support/test-app.js';
@@ -72,6 +73,11 @@ describe('bank link sync', () => {
     process.stdout.write(`first sync of one item: ${expected.length} transactions listed ${firstSyncMs} ms after POST /link/items\n`);
 
     const accountIds = new Set(history.accounts.map((account) => linkedAccountIdOf(userId, item.linkItemId, account.linkAccountId)));
+    // The sync ends with the provider's balances of today on the item's accounts.
+    for (const account of history.accounts) {
+      const shown = (await t.as(key).get(`/v1/accounts/${linkedAccountIdOf(userId, item.linkItemId, account.linkAccountId)}`).expect(200)).body as { current: number | null };
+      expect([account.linkAccountId, shown.current]).toEqual([account.linkAccountId, Number(account.balances.current)]);
+    }
     const page = (await t.as(key).get('/v1/transactions?limit=100').expect(200)).body.transactions as { source: string; accountId: string; linkAccountId: string; pending: boolean; date: string }[];
     expect(page).toHaveLength(100);
     for (const transaction of page) {
@@ -206,6 +212,38 @@ describe('bank link sync across a restart', () => {
     } finally {
       await restarted?.close();
       await first.close().catch(() => undefined);
+    }
+  }, 180_000);
+});
+
+describe('bank link sync as days pass', () => {
+  it("brings the provider's new days and today's balances through the scheduled sync, with no call from the user", async () => {
+    let now = new Date('2026-11-20T12:00:00.000Z');
+    const t = await startTestApp({ env: { LINK_TOKEN_KEY }, clock: { now: () => now } });
+    try {
+      const { key, userId } = await t.newUser();
+      const item = await linkAnItem(t, key);
+      await t.settle();
+      const before = await listedIds(t, userId);
+
+      now = new Date('2026-12-04T12:00:00.000Z');
+      // What the schedule's timer does every BANK_LINK_SYNC_INTERVAL_MINUTES.
+      await t.runtime.jobs.enqueue(BANK_LINK_SCHEDULED_SYNC_JOB, {}, { jobId: 'scheduled-by-the-test' });
+      await t.settle();
+
+      const history = await (await sandboxOf(t)).itemHistory(item.linkItemId);
+      const expected = history.transactions.map((transaction) => importedTransactionIdOf(userId, item.linkItemId, transaction.transactionId)).sort();
+      const after = await listedIds(t, userId);
+      expect(after).toEqual(expected);
+      expect(after.filter((id) => !before.includes(id)).length).toBeGreaterThan(10);
+      expect(history.transactions.some((transaction) => transaction.date > '2026-11-27')).toBe(true);
+      for (const account of history.accounts) {
+        const shown = (await t.as(key).get(`/v1/accounts/${linkedAccountIdOf(userId, item.linkItemId, account.linkAccountId)}`).expect(200)).body as { current: number | null };
+        expect([account.linkAccountId, shown.current]).toEqual([account.linkAccountId, Number(account.balances.current)]);
+      }
+      expect(await importsPerStream(t, userId)).toEqual([1]);
+    } finally {
+      await t.close();
     }
   }, 180_000);
 });

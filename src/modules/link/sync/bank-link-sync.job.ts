@@ -8,6 +8,7 @@ import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
 import { type LinkItemEvent, type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
+import { refreshLinkedBalances } from './linked-balances.js';
 import { SyncPageWriter } from './sync-page.writer.js';
 
 export const BANK_LINK_SYNC_JOB = 'bank-link-sync';
@@ -45,7 +46,8 @@ export const SYNC_PAGE_SIZE = 500;
  * transactions (added, then modified, then removed) on their own streams, actor `system`, then
  * `LinkItemSyncPageImported` with the page's cursor at the revision read before the page. A sync
  * stopped part-way starts again from the last recorded page; every import decision is idempotent,
- * so the page it re-reads appends nothing twice.
+ * so the page it re-reads appends nothing twice. Once the last page is in, the accounts' balances
+ * as the provider has them now (`LinkItemBalancesRefreshed`, only when they moved).
  */
 export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: BankLinkSyncHooks = {}): JobDefinition<BankLinkSyncInput> {
   return {
@@ -58,27 +60,33 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       const credentials = await database.db.selectFrom('link_item_credentials').selectAll().where('link_item_uuid', '=', linkItemUuid).where('user_id', '=', userId).executeTakeFirst();
       if (!credentials || !bankLink.provider || credentials.provider !== bankLink.providerName) return;
       const accessToken = bankLink.sealer.open(credentials.sealed_access_token, credentials.provider, credentials.link_item_id);
+      const provider = bankLink.provider;
       const writer = new SyncPageWriter(eventStore, userId, linkItemId, context);
+      /** The provider's answer, or null once a login it requires is recorded on the item. */
+      const loginRequiredRecorded = async <Answer>(ask: () => Promise<Answer>): Promise<Answer | null> => {
+        try {
+          return await ask();
+        } catch (error) {
+          if (!(error instanceof BankLinkError && error.code === 'ITEM_LOGIN_REQUIRED')) throw error;
+          await handleCommand(eventStore, linkItemStreamId(linkItemUuid), linkItemDecider, { type: 'RecordLoginRequired', linkItemUuid, error: { errorCode: error.code, errorMessage: error.message } }, context(), 'Link item');
+          return null;
+        }
+      };
       for (let pageNumber = 1; ; pageNumber += 1) {
         const item = await readItem(eventStore, linkItemUuid, userId);
         if (item.state.status !== 'linked') return;
-        let page: SyncPage;
-        try {
-          page = await bankLink.provider.syncTransactions({ accessToken, cursor: item.state.cursor ?? undefined, count: SYNC_PAGE_SIZE });
-        } catch (error) {
-          if (error instanceof BankLinkError && error.code === 'ITEM_LOGIN_REQUIRED') {
-            await handleCommand(eventStore, linkItemStreamId(linkItemUuid), linkItemDecider, { type: 'RecordLoginRequired', linkItemUuid, error: { errorCode: error.code, errorMessage: error.message } }, context(), 'Link item');
-            return;
-          }
-          throw error;
-        }
+        const page = await loginRequiredRecorded(() => provider.syncTransactions({ accessToken, cursor: item.state.cursor ?? undefined, count: SYNC_PAGE_SIZE }));
+        if (page === null) return;
         await writer.apply(page);
         await hooks.afterPageApplied?.(page, pageNumber);
         const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };
         if (!(await recordPage(eventStore, linkItemUuid, userId, item, counts, context()))) return;
         await hooks.afterPage?.(page, pageNumber);
-        if (!page.hasMore) return;
+        if (!page.hasMore) break;
       }
+      // Balances once the transactions are in, so a balance never runs ahead of the list.
+      const accounts = await loginRequiredRecorded(() => provider.getAccounts(accessToken));
+      if (accounts !== null) await refreshLinkedBalances({ eventStore }, { userId, linkItemId, accounts }, context());
     },
   };
 }
