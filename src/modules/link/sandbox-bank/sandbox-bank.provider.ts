@@ -9,7 +9,7 @@ import {
 } from '../bank-link.port.js';
 import { parseIsoDate } from '../../../core/calendar-day.js';
 import { hashSeed, mix32 } from '../../../core/seeded-random.js';
-import type { SandboxHistory } from './sandbox-history.js';
+import type { SandboxAccount, SandboxHistory } from './sandbox-history.js';
 import { generateSandboxLedger, type SandboxLedger } from './sandbox-history.generator.js';
 import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institutions.js';
 import { accountsOnDay, clampToLedger, historyOnDay } from './sandbox-history-on-day.js';
@@ -76,6 +76,8 @@ interface SandboxItem {
   readonly accessToken: string;
   readonly ledger: SandboxLedger;
   log: SyncLog | null;
+  /** The balances of one day, asked for on every sync: a day's balances never change. */
+  accountsOn: { readonly day: number; readonly accounts: readonly SandboxAccount[] } | null;
   status: ItemStatus;
 }
 
@@ -143,7 +145,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
         ...(grant.transactionCount === undefined ? {} : { transactionCount: grant.transactionCount }),
         ...(options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays }),
       });
-      const item: SandboxItem = { itemId: itemIds(grant.index), accessToken: token('access'), ledger, log: null, status: { status: 'ok' } };
+      const item: SandboxItem = { itemId: itemIds(grant.index), accessToken: token('access'), ledger, log: null, accountsOn: null, status: { status: 'ok' } };
       items.set(item.itemId, item);
       byAccessToken.set(item.accessToken, item);
       return { itemId: item.itemId, accessToken: item.accessToken, institution: ledger.draft.institution, accounts: linkAccountsOf(item) };
@@ -194,7 +196,9 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   };
 
   function linkAccountsOf(item: SandboxItem): LinkAccount[] {
-    const accounts = item.ledger.draft.lastDay === item.ledger.draft.asOf ? item.ledger.history.accounts : accountsOnDay(item.ledger, today());
-    return accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
+    const { draft } = item.ledger;
+    const day = clampToLedger(draft, today());
+    if (item.accountsOn?.day !== day) item.accountsOn = { day, accounts: draft.lastDay === draft.asOf ? item.ledger.history.accounts : accountsOnDay(item.ledger, day) };
+    return item.accountsOn.accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
   }
 }
