@@ -1,4 +1,8 @@
+import pg from 'pg';
 import { formatIsoDate, parseIsoDate } from '../src/core/calendar-day.js';
+import { connectDatabase } from '../src/infrastructure/database/database.js';
+import { migrate } from '../src/infrastructure/database/migrate.js';
+import { createPersistentSandboxBank } from '../src/modules/link/provider/persistent-sandbox-bank.js';
 import { createSandboxBank, generateSandboxHistory } from '../src/modules/link/sandbox-bank/index.js';
 import { generateSandboxLedger } from '../src/modules/link/sandbox-bank/sandbox-history.generator.js';
 import { buildSyncLog } from '../src/modules/link/sandbox-bank/sandbox-sync-log.js';
@@ -6,7 +10,8 @@ import { buildSyncLog } from '../src/modules/link/sandbox-bank/sandbox-sync-log.
 /**
  * npm run bench:sandbox — how long the sandbox bank takes to generate 100,000 transactions, and
  * what a 100,000-transaction item that lives on for 400 days costs: generation, memory, and each
- * page of its first sync. Memory figures are exact with `node --expose-gc`, rough without.
+ * page of its first sync. Memory figures are exact with `node --expose-gc`, rough without; with
+ * BENCH_DATABASE_URL, the persistent adapter's pages too.
  */
 const AS_OF = '2026-11-20';
 const HORIZON_DAYS = 400;
@@ -81,3 +86,44 @@ console.log(
 started = process.hrtime.bigint();
 const history = bank.itemHistory(item.itemId);
 console.log(`  itemHistory on ${formatIsoDate(parseIsoDate(AS_OF) + 30)}: ${history.transactions.length} transactions in ${msSince(started).toFixed(0)} ms`);
+
+/**
+ * With BENCH_DATABASE_URL (a PostgreSQL URL allowed to create databases), the same item through
+ * the persistent adapter in a scratch database: linked on one instance, synced by another.
+ */
+const adminUrl = process.env.BENCH_DATABASE_URL;
+if (adminUrl !== undefined) {
+  const database = `ledgerline_sandbox_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const connection = connectDatabase(url.toString(), { max: 4 });
+  try {
+    await migrate(connection.db, []);
+    const clock = { now: () => new Date(Date.parse(`${AS_OF}T12:00:00.000Z`)) };
+    const linking = createPersistentSandboxBank(connection.db, { clock });
+    const syncing = createPersistentSandboxBank(connection.db, { clock });
+    let begun = process.hrtime.bigint();
+    const linked = await linking.exchangePublicToken(await linking.createPublicToken({ transactionCount: 100_000 }));
+    const linkMs = msSince(begun);
+    const persistentPageMs: number[] = [];
+    let next: string | undefined;
+    for (;;) {
+      begun = process.hrtime.bigint();
+      const page = await syncing.syncTransactions({ accessToken: linked.accessToken, cursor: next, count: 500 });
+      persistentPageMs.push(msSince(begun));
+      next = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+    console.log(
+      `persistent adapter: exchange ${linkMs.toFixed(0)} ms; first sync on another instance ${persistentPageMs.length} pages: first (generates the item) ${persistentPageMs[0]!.toFixed(0)} ms, ` +
+        `then median ${median(persistentPageMs.slice(1)).toFixed(2)} ms, p95 ${percentile(persistentPageMs.slice(1), 0.95).toFixed(2)} ms (item row read included)`,
+    );
+  } finally {
+    await connection.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+}
