@@ -10,6 +10,7 @@ import {
 } from '../../core/events.js';
 import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
+import { SharedFeedPages } from './shared-feed-pages.js';
 import { connectDatabase } from '../database/database.js';
 import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
 import { pollingSubscription } from './polling-subscription.js';
@@ -40,6 +41,8 @@ export interface OwnPoolOptions extends PostgresEventStoreOptions {
 }
 
 const APPEND_CHANNEL = 'ledgerline_events';
+/** Full `$all` pages kept for the process's other readers (~1-2 MB each at 500 events). */
+const FEED_PAGES_KEPT = 16;
 export const EVENT_STORE_STATEMENT_TIMEOUT_MS = 5_000;
 
 /**
@@ -56,6 +59,7 @@ const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS c
 export class PostgresEventStore implements EventStore {
   private readonly appendSignal: AppendSignal;
   private readonly horizon: FeedHorizon;
+  private readonly feedPages = new SharedFeedPages(FEED_PAGES_KEPT);
   private notifying = false;
   private notifyAgain = false;
 
@@ -107,16 +111,13 @@ export class PostgresEventStore implements EventStore {
     let rows: { stream_id: string; commit_position: string; global_position: string }[];
     try {
       rows = (
+        // Not a prepared statement: planned for each batch's size, not a generic guess.
         await this.pool.query({
-          name: 'ledgerline-append-new-streams',
           text: NEW_STREAMS_STATEMENT,
           values: [
-            events.map(({ event }) => event.id ?? randomUUID()),
-            events.map(({ streamId }) => streamId),
-            events.map(({ revision }) => revision),
-            events.map(({ event }) => event.type),
-            events.map(({ event }) => JSON.stringify(event.data)),
-            events.map(({ event }) => JSON.stringify(event.metadata)),
+            JSON.stringify(
+              events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id ?? randomUUID(), stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata })),
+            ),
           ],
         })
       ).rows;
@@ -149,7 +150,12 @@ export class PostgresEventStore implements EventStore {
     return streams;
   }
 
-  async readAll({ after = START_POSITION, maxCount, eventTypes }: ReadAllOptions): Promise<RecordedEvent[]> {
+  readAll({ after = START_POSITION, maxCount, eventTypes }: ReadAllOptions): Promise<RecordedEvent[]> {
+    const key = `${after.commit}/${after.prepare}/${maxCount}/${eventTypes?.join(',') ?? ''}`;
+    return this.feedPages.read(key, maxCount, () => this.readAllFromDatabase(after, maxCount, eventTypes));
+  }
+
+  private async readAllFromDatabase(after: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): Promise<RecordedEvent[]> {
     const typeFilter = eventTypes ? 'AND type = ANY($5::text[])' : '';
     const values: unknown[] = [await this.horizon.oldTransactions(), after.commit.toString(), after.prepare.toString(), maxCount];
     if (eventTypes) values.push(eventTypes);
@@ -235,16 +241,20 @@ export class PostgresEventStore implements EventStore {
  * (a missing expected revision inserts nothing; a taken one violates the unique key).
  */
 /**
- * The hot path runs as named (prepared) statements: parsed and planned once per connection.
+ * Skips every stream that has an event already; a stream created meanwhile by another writer
+ * fails the statement. The events come as one JSON document, which PostgreSQL takes apart faster
+ * than the client can escape six arrays of them.
  */
-/** Skips every stream that has an event already; a stream created meanwhile by another writer fails the statement. */
 const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
   SELECT e.id, e.stream_id, e.revision, e.type, e.data, e.metadata
-    FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS e(id, stream_id, revision, type, data, metadata, ordinal)
+    FROM jsonb_to_recordset($1::jsonb) AS e(ordinal int, id uuid, stream_id text, revision bigint, type text, data jsonb, metadata jsonb)
    WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.stream_id)
    ORDER BY e.ordinal
   RETURNING stream_id, transaction_id::text AS commit_position, global_position`;
 
+/**
+ * The hot path runs as named (prepared) statements: parsed and planned once per connection.
+ */
 export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
   const params = [
     streamId,
