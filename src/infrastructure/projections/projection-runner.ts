@@ -9,7 +9,7 @@ import type { ProjectionDefinition } from './projection.js';
 import { backoffMs, describeFailure, isTransientError } from './projection-failure.js';
 import { acquireLease, type Lease } from './projection-lease.js';
 import { projectionTransaction } from './projection-transaction.js';
-import { LeaseLostError, markCaughtUp, moveVersionCheckpoint, ProjectionSupersededError, readVersionCheckpoint } from './projection-versions.js';
+import { CheckpointAnnouncer, LeaseLostError, markCaughtUp, moveVersionCheckpoint, ProjectionSupersededError, readVersionCheckpoint } from './projection-versions.js';
 
 export { LeaseLostError, ProjectionSupersededError } from './projection-versions.js';
 
@@ -44,6 +44,7 @@ export class ProjectionRunner {
   private closeCurrent: (() => Promise<void>) | null = null;
   private wakeFromWait: (() => void) | null = null;
   private readonly relevantTypes: ReadonlySet<string>;
+  private readonly announcer: CheckpointAnnouncer;
   private caughtUp = false;
   private failures = 0;
 
@@ -55,6 +56,7 @@ export class ProjectionRunner {
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.relevantTypes = new Set(projection.eventTypes);
+    this.announcer = new CheckpointAnnouncer(database.db, projection);
   }
 
   start(): void {
@@ -114,6 +116,7 @@ export class ProjectionRunner {
         checkpoint = await this.applyBatch(batch, checkpoint, lease);
         this.failures = 0;
         this.watch.advance(this.projection.name, checkpoint);
+        this.announcer.announce(checkpoint);
       }
     } finally {
       this.closeCurrent = null;
@@ -139,7 +142,7 @@ export class ProjectionRunner {
     const to = events[events.length - 1].position;
     const relevant = events.filter((event) => this.relevantTypes.has(event.type));
     if (relevant.length === 0 && this.caughtUp) {
-      await moveVersionCheckpoint(this.database.db, this.projection, from, to, 0);
+      await projectionTransaction(this.database.db, this.projection, (trx) => moveVersionCheckpoint(trx, this.projection, from, to, 0));
       return to;
     }
     try {

@@ -44,17 +44,53 @@ export async function readVersionCheckpoint(db: Kysely<Database>, projection: Ve
  */
 export async function moveVersionCheckpoint(db: Kysely<Database>, projection: VersionOf, from: GlobalPosition, to: GlobalPosition, applied: number): Promise<void> {
   const { name, version } = projection;
-  const moved = await sql<{ notified: unknown }>`
+  const moved = await sql<{ moved: number }>`
     UPDATE projection_versions
        SET position_commit = ${to.commit.toString()}, position_prepare = ${to.prepare.toString()},
            events_applied = events_applied + ${applied}, updated_at = now()
      WHERE name = ${name} AND version = ${version} AND superseded_at IS NULL
        AND position_commit = ${from.commit.toString()} AND position_prepare = ${from.prepare.toString()}
-    RETURNING pg_notify(${CHECKPOINT_CHANNEL}, ${`${name} ${version} ${to.commit} ${to.prepare}`}) AS notified`.execute(db);
+    RETURNING 1 AS moved`.execute(db);
   if (moved.rows.length === 1) return;
   const row = await versionState(db, projection);
   if (row && (row.superseded_at || row.newer !== null)) throw new ProjectionSupersededError(name, version, row.newer);
   throw new LeaseLostError(name);
+}
+
+/**
+ * Tells the other instances' checkpoint watches that a projection moved, after the transaction
+ * that moved it: PostgreSQL serialises the commits of notifying transactions (a global lock held
+ * through the commit's flush), which queued every runner's checkpoint move behind the others'.
+ * One NOTIFY in flight per projection; moves meanwhile collapse into the newest. A notification
+ * lost to a crash or an error costs a waiter at most one re-read of the checkpoints.
+ */
+export class CheckpointAnnouncer {
+  private latest: GlobalPosition | null = null;
+  private sending = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly projection: VersionOf,
+  ) {}
+
+  announce(position: GlobalPosition): void {
+    this.latest = position;
+    if (!this.sending) void this.send();
+  }
+
+  private async send(): Promise<void> {
+    this.sending = true;
+    try {
+      for (let next = this.latest; next !== null; next = this.latest) {
+        this.latest = null;
+        await sql`SELECT pg_notify(${CHECKPOINT_CHANNEL}, ${`${this.projection.name} ${this.projection.version} ${next.commit} ${next.prepare}`})`.execute(this.db);
+      }
+    } catch {
+      this.latest = null;
+    } finally {
+      this.sending = false;
+    }
+  }
 }
 
 /** First time at the head of the feed: this version is live, and every older one superseded. */
