@@ -44,7 +44,7 @@ export const SYNC_PAGE_SIZE = 500;
 /**
  * Pages through the provider's changes from the cursor the item's events hold: each page's
  * transactions (added, then modified, then removed) on their own streams, actor `system`, then
- * `LinkItemSyncPageImported` with the page's cursor at the revision read before the page. A sync
+ * `LinkItemSyncPageImported` with the page's cursor at the item revision the sync last knew. A sync
  * stopped part-way starts again from the last recorded page; every import decision is idempotent,
  * so the page it re-reads appends nothing twice. Once the last page is in, the accounts' balances
  * as the provider has them now (`LinkItemBalancesRefreshed`, only when they moved).
@@ -72,17 +72,33 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
           return null;
         }
       };
-      for (let pageNumber = 1; ; pageNumber += 1) {
-        const item = await readItem(eventStore, linkItemUuid, userId);
-        if (item.state.status !== 'linked') return;
-        const page = await loginRequiredRecorded(() => provider.syncTransactions({ accessToken, cursor: item.state.cursor ?? undefined, count: SYNC_PAGE_SIZE }));
-        if (page === null) return;
-        await writer.apply(page);
-        await hooks.afterPageApplied?.(page, pageNumber);
-        const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };
-        if (!(await recordPage(eventStore, linkItemUuid, userId, item, counts, context()))) return;
-        await hooks.afterPage?.(page, pageNumber);
-        if (!page.hasMore) break;
+      let item = await readItem(eventStore, linkItemUuid, userId);
+      if (item.state.status !== 'linked') return;
+      // The provider's next page is asked for and mapped while the page before it is written.
+      const fetchPage = (cursor: string | null) => {
+        const fetched = loginRequiredRecorded(() => provider.syncTransactions({ accessToken, cursor: cursor ?? undefined, count: SYNC_PAGE_SIZE })).then((page) => page && writer.prepare(page));
+        fetched.catch(() => undefined);
+        return fetched;
+      };
+      let next = fetchPage(item.state.cursor);
+      try {
+        for (let pageNumber = 1; ; pageNumber += 1) {
+          const prepared = await next;
+          if (prepared === null) return;
+          const { page } = prepared;
+          if (page.hasMore) next = fetchPage(page.nextCursor);
+          await writer.write(prepared);
+          await hooks.afterPageApplied?.(page, pageNumber);
+          const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };
+          const recorded = await recordPage(eventStore, linkItemUuid, userId, item, counts, context());
+          if (recorded === null) return;
+          item = recorded;
+          await hooks.afterPage?.(page, pageNumber);
+          if (!page.hasMore) break;
+        }
+      } finally {
+        // Nothing this sync asked for outlives it.
+        await next.catch(() => undefined);
       }
       // Balances once the transactions are in, so a balance never runs ahead of the list.
       const accounts = await loginRequiredRecorded(() => provider.getAccounts(accessToken));
@@ -104,23 +120,24 @@ async function readItem(store: EventStore, linkItemUuid: string, userId: string)
 }
 
 /**
- * Records the page at the item's revision read before it. If the item moved meanwhile: another
- * sync recorded a page (its cursor differs) and carries on, so this one stops (false); anything
- * else (a webhook's event) is read again and the page recorded after it.
+ * Records the page at the item's revision this sync last knew, and returns the item after it. If
+ * the item moved meanwhile: another sync recorded a page (its cursor differs) and carries on, so
+ * this one stops (null), as it does for an item no longer linked; anything else (a webhook's
+ * event) is read again and the page recorded after it.
  */
-async function recordPage(store: EventStore, linkItemUuid: string, userId: string, before: ItemAt, page: { cursor: string; added: number; modified: number; removed: number }, context: CommandContext): Promise<boolean> {
+async function recordPage(store: EventStore, linkItemUuid: string, userId: string, before: ItemAt, page: { cursor: string; added: number; modified: number; removed: number }, context: CommandContext): Promise<ItemAt | null> {
   let item = before;
   for (;;) {
     const events = linkItemDecider.decide({ type: 'RecordSyncPage', linkItemUuid, ...page }, item.state);
-    if (events.length === 0) return true;
+    if (events.length === 0) return item;
     try {
       const metadata = metadataFor(context);
-      await store.appendToStream(linkItemStreamId(linkItemUuid), events.map((event) => ({ type: event.type, data: event.data, metadata })), item.revision ?? 'no_stream');
-      return true;
+      const appended = await store.appendToStream(linkItemStreamId(linkItemUuid), events.map((event) => ({ type: event.type, data: event.data, metadata })), item.revision ?? 'no_stream');
+      return { state: events.reduce(linkItemDecider.evolve, item.state), revision: appended.nextExpectedRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       const now = await readItem(store, linkItemUuid, userId);
-      if (now.state.cursor !== before.state.cursor || now.state.status !== 'linked') return false;
+      if (now.state.cursor !== before.state.cursor || now.state.status !== 'linked') return null;
       item = now;
     }
   }

@@ -4,8 +4,14 @@ import { type CommandContext, handleCommand, metadataFor } from '../../../infras
 import { initialTransactionState, type TransactionEvent, type TransactionState, transactionStreamId } from '../../transactions/transaction.js';
 import { transactionDecider } from '../../transactions/transaction.decider.js';
 import { carryOverOf, decideImport } from '../../transactions/transaction-import.decider.js';
+import type { TransactionImported } from '../../transactions/imported-transaction.js';
 import type { SyncPage } from '../bank-link.port.js';
 import { importedTransactionIdOf, importedTransactionOf, providerValuesFrom } from './provider-transaction.mapping.js';
+
+export interface PreparedPage {
+  readonly page: SyncPage;
+  readonly imports: readonly TransactionImported['data'][];
+}
 
 /** Streams changed at once by the per-stream steps (retirements, modifications, removals). */
 const CONCURRENCY = 16;
@@ -24,8 +30,12 @@ export class SyncPageWriter {
     private readonly context: () => CommandContext,
   ) {}
 
-  async apply(page: SyncPage): Promise<void> {
-    const imports = page.added.map((transaction) => importedTransactionOf(this.userId, this.linkItemId, transaction));
+  /** The page's imports as this user's transactions: pure work, done while the page before is written. */
+  prepare(page: SyncPage): PreparedPage {
+    return { page, imports: page.added.map((transaction) => importedTransactionOf(this.userId, this.linkItemId, transaction)) };
+  }
+
+  async write({ page, imports }: PreparedPage): Promise<void> {
     const pendingIds = imports.flatMap((data) => (data.replacesTransactionId === null ? [] : [data.replacesTransactionId]));
     const pendingBefore = await this.statesOf(pendingIds);
     const metadata = metadataFor(this.context());
