@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { connectDatabase } from '../src/infrastructure/database/database.js';
+import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
+import { PROJECTIONS } from '../projections/index.js';
+import { ensureUser, issueApiKey } from '../src/modules/identity/identity.store.js';
+import { linkItemStreamId, linkItemUuidOf } from '../src/modules/link/link-items/link-item.js';
+import { createPersistentSandboxBank } from '../src/modules/link/provider/persistent-sandbox-bank.js';
+
+/**
+ * npm run bench:bank-link-sync [-- --transactions 100000 --redis]
+ * Starts the built service on a fresh database, links one sandbox item holding `transactions`
+ * transactions, and times its first sync end to end: POST /link/items, the sync job paging
+ * through the provider, the appends, and every projection applying them (until the list holds
+ * them all). Beside it, in the same run: the same number of events written straight into
+ * PostgreSQL in statements of 500 (the floor the sync's own appends sit on).
+ */
+const { values } = parseArgs({
+  options: {
+    transactions: { type: 'string', default: '100000' },
+    redis: { type: 'boolean', default: false },
+  },
+});
+const transactions = Number(values.transactions);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const port = 39_501;
+const base = `http://127.0.0.1:${port}`;
+
+async function main(): Promise<void> {
+  const name = `ledgerline_bench_sync_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  let service: ChildProcess | null = null;
+  const database = connectDatabase(databaseUrl, { max: 4, searchPath: readModelSearchPath(PROJECTIONS) });
+  try {
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REDIS_URL: values.redis ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : '',
+      RATE_LIMIT_PER_MINUTE: '0',
+      BANK_LINK_PROVIDER: 'sandbox',
+      LINK_TOKEN_KEY: randomBytes(32).toString('base64'),
+      BANK_LINK_SYNC_INTERVAL_MINUTES: '0',
+    };
+    // As `npm start` runs it; BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" adds a profile.
+    const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+    service = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.ok === true, 60_000);
+    const { user } = await ensureUser(database.db, 'bench@example.com');
+    const key = (await issueApiKey(database.db, user.id, 'bench', ['read', 'write'], new Date())).key;
+    const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+
+    // The provider's side, set up outside the timing: the item's history is generated once here
+    // (to know how many transactions the list must end with) and again, from its seed, by the service.
+    const sandbox = createPersistentSandboxBank(database.db, { clock: { now: () => new Date() } });
+    const publicToken = await sandbox.createPublicToken({ institutionId: 'ins_100003', transactionCount: transactions });
+
+    const rssBefore = rss(service);
+    const cpuBefore = cpuSeconds(service);
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(service))), 100);
+    const started = performance.now();
+    const linked = await fetch(`${base}/v1/link/items`, { method: 'POST', headers: auth, body: JSON.stringify({ publicToken }) });
+    if (linked.status !== 201) throw new Error(`POST /v1/link/items answered ${linked.status}: ${await linked.text()}`);
+    const { linkItemId } = (await linked.json()) as { linkItemId: string };
+    const history = (await sandbox.itemHistory(linkItemId)).transactions;
+    const expected = history.length;
+    // Count and total both as the provider has them: the list is complete (not passing through the count on its way).
+    const expectedCents = history.reduce((sum, transaction) => sum + Math.abs(Math.round(Number(transaction.amount) * 100)), 0);
+    // Cheap to poll: the item stream's newest event. The list is counted (a scan) only once a page
+    // short of a full one was recorded, so the bench does not take the cores it measures.
+    const itemStream = linkItemStreamId(linkItemUuidOf(user.id, linkItemId));
+    let lastChecked = '';
+    let allAppendedMs = 0;
+    await waitFor(async () => {
+      const { rows } = await database.pool.query<{ revision: string; data: { added?: number; modified?: number; removed?: number } }>(
+        'SELECT stream_revision AS revision, data FROM events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1',
+        [itemStream],
+      );
+      const newest = rows[0];
+      if (!newest || newest.revision === lastChecked) return false;
+      const { added = 0, modified = 0, removed = 0 } = newest.data;
+      if (added + modified + removed >= 500) return false;
+      lastChecked = newest.revision;
+      allAppendedMs ||= performance.now() - started;
+      const listed = await listedTotals(database.pool, user.id);
+      if (listed.count === expected && listed.cents === expectedCents) return true;
+      lastChecked = '';
+      return false;
+    }, 30 * 60_000, 50);
+    const elapsedMs = performance.now() - started;
+    clearInterval(sampler);
+    const rssAfter = rss(service);
+    const serviceCpu = cpuSeconds(service) - cpuBefore;
+    const events = Number((await database.pool.query<{ count: string }>('SELECT count(*) FROM events')).rows[0].count);
+
+    console.log(`\nfirst sync of one bank-link item, ${REDIS_LABEL()} jobs, 2 cores shared with PostgreSQL`);
+    console.log(`  ${expected} transactions listed ${(elapsedMs / 1000).toFixed(1)} s after POST /v1/link/items (${Math.round(expected / (elapsedMs / 1000))} transactions/s; ${events} events)`);
+    console.log(`  last page recorded ~${(allAppendedMs / 1000).toFixed(1)} s after the POST; the list was complete by ${(elapsedMs / 1000).toFixed(1)} s`);
+    console.log(`  service CPU ${serviceCpu.toFixed(1)} s (the rest of the two cores: PostgreSQL, this bench)`);
+    console.log(`  service RSS MB: before ${rssBefore.toFixed(0)}, peak ${peakRss.toFixed(0)}, after ${rssAfter.toFixed(0)}`);
+    const rawMs = await rawAppend(database.pool, events);
+    console.log(`  reference: ${events} events inserted straight into PostgreSQL, 500 per statement: ${(rawMs / 1000).toFixed(1)} s (${Math.round(events / (rawMs / 1000))} events/s); sync/raw ${(elapsedMs / rawMs).toFixed(1)}x`);
+  } finally {
+    service?.kill('SIGTERM');
+    await new Promise((resolve) => (service && service.exitCode === null ? service.once('exit', resolve) : resolve(null)));
+    await database.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+const REDIS_LABEL = () => (values.redis ? 'BullMQ' : 'in-process');
+
+async function listedTotals(pool: pg.Pool, userId: string): Promise<{ count: number; cents: number }> {
+  const { rows } = await pool.query<{ count: string; cents: string | null }>('SELECT count(*) AS count, sum(abs(round(amount * 100))) AS cents FROM transactions WHERE user_id = $1', [userId]);
+  return { count: Number(rows[0].count), cents: Number(rows[0].cents ?? 0) };
+}
+
+/** The events the sync wrote, copied into a scratch table of the same shape, 500 rows a statement. */
+async function rawAppend(pool: pg.Pool, total: number): Promise<number> {
+  await pool.query('CREATE TABLE public.raw_events (LIKE public.events INCLUDING ALL)');
+  const { rows } = await pool.query<{ stream_id: string; type: string; data: unknown; metadata: unknown }>('SELECT stream_id, type, data, metadata FROM events ORDER BY global_position');
+  const started = performance.now();
+  for (let start = 0; start < total; start += 500) {
+    const chunk = rows.slice(start, start + 500);
+    await pool.query(
+      `INSERT INTO public.raw_events (event_id, stream_id, stream_revision, type, data, metadata)
+       SELECT e.id, e.stream_id, 0, e.type, e.data, e.metadata FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[]) AS e(id, stream_id, type, data, metadata)`,
+      [chunk.map(() => randomUUID()), chunk.map((row, i) => `${row.stream_id}-${start + i}`), chunk.map((row) => row.type), chunk.map((row) => JSON.stringify(row.data)), chunk.map((row) => JSON.stringify(row.metadata))],
+    );
+  }
+  return performance.now() - started;
+}
+
+function cpuSeconds(service: ChildProcess | null): number {
+  const fields = readFileSync(`/proc/${service?.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function rss(service: ChildProcess | null): number {
+  const status = readFileSync(`/proc/${service?.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 500): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
