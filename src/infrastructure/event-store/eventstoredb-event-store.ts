@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../core/ids.js';
 import {
   ANY,
   BACKWARDS,
@@ -42,7 +42,7 @@ export class EventStoreDbEventStore implements EventStore {
       const result = await this.client.appendToStream(
         streamId,
         events.map((event) =>
-          jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: event.data as never, metadata: event.metadata as never }),
+          jsonEvent({ id: event.id ?? timeOrderedId(), type: event.type, data: event.data as never, metadata: event.metadata as never }),
         ),
         { expectedRevision: expected },
       );

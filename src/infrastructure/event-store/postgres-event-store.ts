@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../core/ids.js';
 import type pg from 'pg';
 import {
   type EventMetadata,
@@ -116,7 +116,7 @@ export class PostgresEventStore implements EventStore {
           text: NEW_STREAMS_STATEMENT,
           values: [
             JSON.stringify(
-              events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id ?? randomUUID(), stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata })),
+              events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id ?? timeOrderedId(), stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata })),
             ),
           ],
         })
@@ -258,7 +258,7 @@ const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_r
 export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
   const params = [
     streamId,
-    events.map((event) => event.id ?? randomUUID()),
+    events.map((event) => event.id ?? timeOrderedId()),
     events.map((event) => event.type),
     events.map((event) => JSON.stringify(event.data)),
     events.map((event) => JSON.stringify(event.metadata)),
