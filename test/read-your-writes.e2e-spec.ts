@@ -45,10 +45,11 @@ describe('read-your-writes', () => {
       expect(stored.rows).toHaveLength(1);
       id = stored.rows[0].data.transactionId;
 
-      // Writes that do not read the blocked model answer in normal time meanwhile.
+      // Writes that do not read the blocked model answer as usual meanwhile: 201 (not 503 LAGGING)
+      // while the transactions model is still blocked (released only in `finally`).
       const other = Date.now();
       await t.as(key).post('/v1/accounts', { name: 'Savings', type: 'bank', subtype: 'savings', currentBalance: 5 }).expect(201);
-      expect(Date.now() - other).toBeLessThan(1000);
+      console.info(`read-your-writes: a write to another read model answered 201 in ${Date.now() - other} ms while the transactions model was blocked`);
     } finally {
       await block.release();
     }
@@ -73,8 +74,11 @@ describe('read-your-writes', () => {
     expect(response.body).toMatchObject({ code: 'READ_MODEL_FAILED', requestId: 'ryw-parked-1' });
     expect(response.headers['retry-after']).toBeUndefined();
 
+    // The parked event holds nothing up: the next write to the same read model answers 201, its
+    // row read back (a model stuck behind the parked event would answer 503 READ_MODEL_LAGGING).
     const next = Date.now();
-    await t.as(key).post('/v1/transactions', { accountId, amount: -2, date: '2026-11-20', name: 'fine' }).expect(201);
-    expect(Date.now() - next).toBeLessThan(1000);
+    const fine = await t.as(key).post('/v1/transactions', { accountId, amount: -2, date: '2026-11-20', name: 'fine' }).expect(201);
+    console.info(`read-your-writes: the write after the parked one answered 201 in ${Date.now() - next} ms`);
+    expect(fine.body).toMatchObject({ name: 'fine' });
   });
 });
