@@ -103,3 +103,38 @@ describe('accounts projection: linked balances', () => {
     expect(await rowOf(card)).toMatchObject({ current: '-1.0000', revision: 2 });
   });
 });
+
+describe('accounts projection: a reconnected item', () => {
+  it("clears the item's alerts on every account it has and adds the accounts the user added, with their balances", async () => {
+    const { userId, linkItemUuid, checking, card } = await linkedItem();
+    const linkItemId = `item-${linkItemUuid}`;
+    const institution = { id: 'ins_1', name: 'Bank', logo: null, url: null };
+    const newSavings = randomUUID();
+    await append(
+      linkItemStreamId(linkItemUuid),
+      [
+        { type: 'LinkItemLoginRequired', data: { linkItemUuid, error: { errorCode: 'ITEM_LOGIN_REQUIRED', errorMessage: 'again' } } },
+        { type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } },
+        { type: 'LinkItemPendingDisconnect', data: { linkItemUuid, disconnectAt: '2026-12-01T00:00:00.000Z' } },
+      ],
+      0n,
+      userId,
+      '2026-11-21T10:00:00.000Z',
+    );
+    const flags = (id: string) => connection.db.selectFrom('accounts').select(['needs_reauth', 'new_accounts_available', 'pending_disconnect_at', 'current', 'link_item_id', 'revision']).where('id', '=', id).executeTakeFirst();
+    expect(await flags(card)).toMatchObject({ needs_reauth: true, new_accounts_available: true });
+
+    const added = account(newSavings, 'acc-3', 'bank', { current: '2500', available: '2500', limit: null });
+    await append(
+      linkItemStreamId(linkItemUuid),
+      [{ type: 'LinkItemReconnected', data: { linkItemUuid, linkItemId, institution, addedAccounts: [added], billedProducts: ['transactions'] } }],
+      3n,
+      userId,
+      '2026-11-22T10:00:00.000Z',
+    );
+    for (const id of [checking, card, newSavings]) {
+      expect(await flags(id)).toMatchObject({ needs_reauth: false, new_accounts_available: false, pending_disconnect_at: null, link_item_id: linkItemId, revision: 4 });
+    }
+    expect(await flags(newSavings)).toMatchObject({ current: '2500.0000' });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { Database } from '../../src/infrastructure/database/schema.js';
-import type { LinkItemEvent } from '../../src/modules/link/link-items/link-item.js';
+import type { LinkedAccountData, LinkInstitution, LinkItemEvent } from '../../src/modules/link/link-items/link-item.js';
 
 /**
  * A link item's events as rows of `accounts`: its accounts appear when it is linked, carry its
@@ -14,48 +14,14 @@ export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: Record
   const revision = Number(recorded.revision);
   const rows = trx.updateTable('accounts').where('link_item_uuid', '=', event.data.linkItemUuid).where('revision', '<', revision);
   switch (event.type) {
-    case 'LinkItemLinked': {
-      const { institution } = event.data;
-      if (event.data.accounts.length === 0) return;
-      await trx
-        .insertInto('accounts')
-        .values(
-          event.data.accounts.map((account) => ({
-            id: account.accountId,
-            user_id: recorded.metadata.userId,
-            source: 'bank_link',
-            name: account.name,
-            type: account.type,
-            subtype: account.subtype,
-            mask: account.mask,
-            currency: account.currency,
-            institution_name: institution.name,
-            current: account.balances.current,
-            credit_limit: account.balances.limit,
-            user_override_credit_limit: null,
-            created_at: at,
-            updated_at: at,
-            deleted_at: null,
-            revision,
-            link_item_uuid: event.data.linkItemUuid,
-            link_item_id: event.data.linkItemId,
-            link_account_id: account.linkAccountId,
-            official_name: account.officialName,
-            institution_id: institution.id,
-            institution_logo: institution.logo,
-            institution_url: institution.url,
-            available: account.balances.available,
-            billed_products: event.data.billedProducts,
-            needs_reauth: false,
-            new_accounts_available: false,
-            pending_disconnect_at: null,
-            account_revision: -1,
-          })),
-        )
-        .onConflict((conflict) => conflict.column('id').doNothing())
-        .execute();
+    case 'LinkItemLinked':
+      await insertLinkedAccounts(trx, recorded, event.data, event.data.accounts);
       return;
-    }
+    case 'LinkItemReconnected':
+      // The item's alerts clear on every row it has, then the accounts the user added join it.
+      await rows.set({ needs_reauth: false, new_accounts_available: false, pending_disconnect_at: null, updated_at: at, revision }).execute();
+      await insertLinkedAccounts(trx, recorded, event.data, event.data.addedAccounts);
+      return;
     case 'LinkItemLoginRequired':
     case 'LinkItemErrored':
       await rows.set({ needs_reauth: true, updated_at: at, revision }).execute();
@@ -84,4 +50,52 @@ export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: Record
     default:
       return;
   }
+}
+
+async function insertLinkedAccounts(
+  trx: Kysely<Database>,
+  recorded: RecordedEvent<LinkItemEvent>,
+  item: { linkItemUuid: string; linkItemId: string; institution: LinkInstitution; billedProducts: string[] },
+  accounts: readonly LinkedAccountData[],
+): Promise<void> {
+  if (accounts.length === 0) return;
+  const at = new Date(recorded.metadata.occurredAt);
+  const { institution } = item;
+  await trx
+    .insertInto('accounts')
+    .values(
+      accounts.map((account) => ({
+        id: account.accountId,
+        user_id: recorded.metadata.userId,
+        source: 'bank_link',
+        name: account.name,
+        type: account.type,
+        subtype: account.subtype,
+        mask: account.mask,
+        currency: account.currency,
+        institution_name: institution.name,
+        current: account.balances.current,
+        credit_limit: account.balances.limit,
+        user_override_credit_limit: null,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+        revision: Number(recorded.revision),
+        link_item_uuid: item.linkItemUuid,
+        link_item_id: item.linkItemId,
+        link_account_id: account.linkAccountId,
+        official_name: account.officialName,
+        institution_id: institution.id,
+        institution_logo: institution.logo,
+        institution_url: institution.url,
+        available: account.balances.available,
+        billed_products: item.billedProducts,
+        needs_reauth: false,
+        new_accounts_available: false,
+        pending_disconnect_at: null,
+        account_revision: -1,
+      })),
+    )
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
 }

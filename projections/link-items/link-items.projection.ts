@@ -60,6 +60,23 @@ export const linkItemsProjection: ProjectionDefinition = {
         case 'LinkItemNewAccountsAvailable':
           await row.set({ new_accounts_available: true, updated_at: at, revision }).execute();
           break;
+        case 'LinkItemReconnected': {
+          const { institution } = event.data;
+          await row
+            .set({
+              needs_reauth: false,
+              error: null,
+              new_accounts_available: false,
+              pending_disconnect_at: null,
+              institution_name: institution.name,
+              institution_logo: institution.logo,
+              institution_url: institution.url,
+              updated_at: at,
+              revision,
+            })
+            .execute();
+          break;
+        }
         case 'LinkItemDisconnected':
           await row.set({ disconnected_at: at, updated_at: at, revision }).execute();
           break;

@@ -35,12 +35,34 @@ const spec = specification(linkItemDecider);
 const notFound = (error: unknown) => expect(error).toBeInstanceOf(NotFoundError);
 
 describe('link item decider', () => {
-  it('links an item once; linking it again is refused', () => {
+  it('links an item; exchanging it again reconnects it, adding the accounts it did not have; a disconnected item is refused', () => {
     spec.given([]).when({ type: 'LinkItem', data: linked.data }).then([linked]);
+    const newSavings = { ...linked.data.accounts[0], accountId: '33333333-3333-5333-8333-333333333333', linkAccountId: 'acc-2', name: 'New Savings', subtype: 'savings' };
+    const again = { ...linked.data, accounts: [...linked.data.accounts, newSavings] };
+    const { linkItemId, institution, billedProducts } = linked.data;
     spec
       .given([linked])
+      .when({ type: 'LinkItem', data: again })
+      .then([{ type: 'LinkItemReconnected', data: { linkItemUuid, linkItemId, institution, addedAccounts: [newSavings], billedProducts } }]);
+    spec
+      .given([linked, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId, accountIds: [] } }])
       .when({ type: 'LinkItem', data: linked.data })
       .thenThrows((error) => expect(error).toMatchObject({ code: 'LINK_ITEM_EXISTS', status: 409 } satisfies Partial<DomainRuleError>));
+  });
+
+  it('clears login required, new accounts and a pending disconnect on a reconnect', () => {
+    const { linkItemId, institution, billedProducts } = linked.data;
+    const reconnected: LinkItemEvent = { type: 'LinkItemReconnected', data: { linkItemUuid, linkItemId, institution, addedAccounts: [], billedProducts } };
+    const flagged: LinkItemEvent[] = [
+      linked,
+      { type: 'LinkItemLoginRequired', data: { linkItemUuid, error: loginError } },
+      { type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } },
+      { type: 'LinkItemPendingDisconnect', data: { linkItemUuid, disconnectAt: '2026-12-01T00:00:00.000Z' } },
+      reconnected,
+    ];
+    spec.given(flagged).when({ type: 'RecordLoginRepaired', linkItemUuid }).then([]);
+    spec.given(flagged).when({ type: 'RecordNewAccountsAvailable', linkItemUuid }).then([{ type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } }]);
+    spec.given(flagged).when({ type: 'RecordLoginRequired', linkItemUuid, error: loginError }).then([{ type: 'LinkItemLoginRequired', data: { linkItemUuid, error: loginError } }]);
   });
 
   it('records login required and a provider error as needing reauth, once per distinct error', () => {

@@ -19,6 +19,7 @@ import {
  * webhook delivered twice appends nothing the second time.
  */
 export type LinkItemCommand =
+  /** The public-token exchange: links a new item, or reconnects one the user has (the provider's update mode). */
   | { type: 'LinkItem'; data: LinkItemLinked['data'] }
   | { type: 'RecordLoginRequired'; linkItemUuid: string; error: LinkItemError }
   | { type: 'RecordItemError'; linkItemUuid: string; error: LinkItemError }
@@ -32,8 +33,11 @@ export type LinkItemCommand =
 
 export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): LinkItemEvent[] {
   if (command.type === 'LinkItem') {
-    if (state.status !== 'absent') throw new DomainRuleError('LINK_ITEM_EXISTS', 'This item is already linked.', 409);
-    return [{ type: 'LinkItemLinked', data: command.data }];
+    if (state.status === 'absent') return [{ type: 'LinkItemLinked', data: command.data }];
+    if (state.status === 'disconnected') throw new DomainRuleError('LINK_ITEM_EXISTS', 'This item was disconnected; link it as a new item at the provider.', 409);
+    const { linkItemUuid, linkItemId, institution, accounts, billedProducts } = command.data;
+    const addedAccounts = accounts.filter((account) => !state.accountIds.includes(account.accountId));
+    return [{ type: 'LinkItemReconnected', data: { linkItemUuid, linkItemId, institution, addedAccounts, billedProducts } }];
   }
   if (state.status === 'absent') throw new NotFoundError('Link item');
   // A disconnected item no longer follows its provider: late webhooks change nothing, a second disconnect is a no-op.

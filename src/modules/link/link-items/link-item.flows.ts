@@ -75,7 +75,8 @@ export class LinkItemFlows {
         sealed_access_token: this.bankLink.sealer.seal(exchanged.accessToken, providerName, exchanged.itemId),
         created_at: context.now,
       })
-      .onConflict((conflict) => conflict.column('link_item_uuid').doNothing())
+      // A reconnect (the same item exchanged again) brings a new access token: the old one is dead.
+      .onConflict((conflict) => conflict.column('link_item_uuid').doUpdateSet((row) => ({ sealed_access_token: row.ref('excluded.sealed_access_token'), provider: row.ref('excluded.provider') })))
       .execute();
     const data = {
       linkItemUuid,

@@ -52,6 +52,15 @@ export type LinkItemErrored = DomainEvent<'LinkItemErrored', { linkItemUuid: str
 export type LinkItemLoginRepaired = DomainEvent<'LinkItemLoginRepaired', { linkItemUuid: string }>;
 export type LinkItemPendingDisconnect = DomainEvent<'LinkItemPendingDisconnect', { linkItemUuid: string; disconnectAt: string }>;
 export type LinkItemNewAccountsAvailable = DomainEvent<'LinkItemNewAccountsAvailable', { linkItemUuid: string }>;
+/**
+ * The user went through the provider's link flow again for an item they have (update mode): their
+ * login works again, the accounts they added join the item, and the item's alerts clear (login
+ * required, new accounts available, a pending disconnect or consent expiration).
+ */
+export type LinkItemReconnected = DomainEvent<
+  'LinkItemReconnected',
+  { linkItemUuid: string; linkItemId: string; institution: LinkInstitution; addedAccounts: LinkedAccountData[]; billedProducts: string[] }
+>;
 /** The item and its accounts leave every list; `accountIds` lets read models drop them without the item's history. */
 export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkItemUuid: string; linkItemId: string; accountIds: string[] }>;
 
@@ -89,6 +98,7 @@ export type LinkItemEvent =
   | LinkItemLoginRepaired
   | LinkItemPendingDisconnect
   | LinkItemNewAccountsAvailable
+  | LinkItemReconnected
   | LinkItemDisconnected;
 
 export const LINK_ITEM_EVENT_TYPES: readonly LinkItemEvent['type'][] = [
@@ -98,6 +108,7 @@ export const LINK_ITEM_EVENT_TYPES: readonly LinkItemEvent['type'][] = [
   'LinkItemLoginRepaired',
   'LinkItemPendingDisconnect',
   'LinkItemNewAccountsAvailable',
+  'LinkItemReconnected',
   'LinkItemDisconnected',
 ];
 
@@ -146,6 +157,16 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
       return { ...state, pendingDisconnectAt: event.data.disconnectAt };
     case 'LinkItemNewAccountsAvailable':
       return { ...state, newAccountsAvailable: true };
+    case 'LinkItemReconnected':
+      return {
+        ...state,
+        accountIds: [...state.accountIds, ...event.data.addedAccounts.map((account) => account.accountId)],
+        balances: { ...state.balances, ...Object.fromEntries(event.data.addedAccounts.map((account) => [account.accountId, account.balances])) },
+        needsReauth: false,
+        error: null,
+        newAccountsAvailable: false,
+        pendingDisconnectAt: null,
+      };
     case 'LinkItemDisconnected':
       return { ...state, status: 'disconnected' };
     case 'LinkItemSyncPageImported':
