@@ -11,6 +11,7 @@ import * as signInBrowserBinding from './migrations/0008-sign-in-browser-binding
 import * as bankLink from './migrations/0009-bank-link.js';
 import * as bankLinkWebhooks from './migrations/0010-bank-link-webhooks.js';
 import * as sandboxBankItemSize from './migrations/0011-sandbox-bank-item-size.js';
+import * as sandboxBankReconnect from './migrations/0012-sandbox-bank-reconnect.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0009-bank-link': bankLink,
   '0010-bank-link-webhooks': bankLinkWebhooks,
   '0011-sandbox-bank-item-size': sandboxBankItemSize,
+  '0012-sandbox-bank-reconnect': sandboxBankReconnect,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

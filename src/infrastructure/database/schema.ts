@@ -115,6 +115,17 @@ export interface SandboxBankPublicTokensTable {
   transaction_count: number | null;
   /** Migration 0011: the days the item lives on after as_of (null: none). */
   horizon_days: number | null;
+  /** Migration 0012: the item this token reconnects (null: a new item). */
+  reconnect_item_id: string | null;
+}
+
+/** The sandbox provider's link tokens, kept hashed, four hours (migration 0012). */
+export interface SandboxBankLinkTokensTable {
+  token_hash: Buffer;
+  /** The item the link flow reconnects (null: a new link). */
+  reconnect_item_id: string | null;
+  created_at: Date;
+  expires_at: Date;
 }
 
 /** The sandbox provider's items: enough to regenerate each one exactly (migration 0009). */
@@ -131,6 +142,10 @@ export interface SandboxBankItemsTable {
   transaction_count: number | null;
   /** Migration 0011: the days the item lives on after as_of (null: none, an item linked before 0011). */
   horizon_days: number | null;
+  /** Migration 0012: the bank opened an account the item does not share yet (NEW_ACCOUNTS_AVAILABLE); a reconnect adds it. */
+  new_accounts_available: Generated<boolean>;
+  /** Migration 0012: accounts reconnects have added after the link, beyond the generated ones. */
+  extra_accounts: Generated<number>;
 }
 
 /** Provider webhooks received, by the provider's id of each: a replay changes nothing (migration 0010). */
@@ -155,6 +170,7 @@ export interface Database {
   link_item_credentials: LinkItemCredentialsTable;
   sandbox_bank_public_tokens: SandboxBankPublicTokensTable;
   sandbox_bank_items: SandboxBankItemsTable;
+  sandbox_bank_link_tokens: SandboxBankLinkTokensTable;
   bank_link_webhooks_received: BankLinkWebhooksReceivedTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { createMigratedDatabase } from '../../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
-import { BankLinkError, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
+import { BankLinkError, type ExchangedItem, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
 import { createPersistentSandboxBank, type PersistentSandboxBank } from './persistent-sandbox-bank.js';
 
 let connection: DatabaseConnection;
@@ -143,4 +144,116 @@ describe('the sandbox bank kept in PostgreSQL', () => {
         `then median ${rest[rest.length >> 1]!.toFixed(2)} ms, p95 ${rest[Math.floor(rest.length * 0.95)]!.toFixed(2)} ms per page\n`,
     );
   }, 60_000);
+
+  describe('reconnecting an item (the link flow in update mode)', () => {
+    const reconnectToken = async (bank: PersistentSandboxBank, itemId: string): Promise<string> =>
+      bank.createPublicToken({ linkToken: (await bank.createLinkToken({ userId: 'u', reconnectItemId: itemId })).linkToken, institutionId: 'ins_100005' });
+
+    it('gives the same item a fresh access token, the old one refused, its status ok again, on every instance', async () => {
+      at = Date.parse('2026-11-20T10:00:00.000Z');
+      const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100002' }));
+      await one.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' });
+      const firstPage = await one.syncTransactions({ accessToken: item.accessToken, count: 50 }).catch((error: unknown) => error);
+      expect(firstPage).toMatchObject({ code: 'ITEM_LOGIN_REQUIRED' });
+
+      const publicToken = await reconnectToken(one, item.itemId);
+      const results = await Promise.allSettled([other.exchangePublicToken(publicToken), one.exchangePublicToken(publicToken)]);
+      const won = results.filter((result): result is PromiseFulfilledResult<ExchangedItem> => result.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'INVALID_PUBLIC_TOKEN' } });
+      const reconnected = won[0]!.value;
+      // The institution is the item's, whatever the request named.
+      expect(reconnected).toEqual({ itemId: item.itemId, accessToken: expect.stringMatching(/^access-sandbox-/), institution: item.institution, accounts: item.accounts });
+      expect(reconnected.accessToken).not.toBe(item.accessToken);
+
+      await expect(one.getItemStatus(item.accessToken)).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
+      await expect(other.syncTransactions({ accessToken: item.accessToken })).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
+      expect(await one.getItemStatus(reconnected.accessToken)).toEqual({ status: 'ok' });
+      expect(await other.getItemStatus(reconnected.accessToken)).toEqual({ status: 'ok' });
+      await expect(other.syncTransactions({ accessToken: reconnected.accessToken, count: 50 })).resolves.toHaveProperty('added');
+
+      // A pending disconnect (or expiration) is over once the user has logged in again.
+      await other.fireWebhook({ itemId: item.itemId, code: 'PENDING_EXPIRATION' });
+      const again = await other.exchangePublicToken(await reconnectToken(other, item.itemId));
+      expect(again.itemId).toBe(item.itemId);
+      expect(await one.getItemStatus(again.accessToken)).toEqual({ status: 'ok' });
+      await expect(one.getItemStatus(reconnected.accessToken)).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
+      const rows = await connection.db.selectFrom('sandbox_bank_items').select('item_id').where('item_id', '=', item.itemId).execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    it('refuses a link token it did not issue, one past its four hours, or one whose item was removed; one issued for a new link links a new item', async () => {
+      at = Date.parse('2026-11-20T10:00:00.000Z');
+      await expect(one.createPublicToken({ linkToken: 'link-sandbox-not-issued' })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(one.createPublicToken({ linkToken: 'link-sandbox-not-issued' })).rejects.toBeInstanceOf(BankLinkError);
+
+      const forNewLink = await one.createLinkToken({ userId: 'u' });
+      const item = await other.exchangePublicToken(await other.createPublicToken({ linkToken: forNewLink.linkToken, institutionId: 'ins_100004' }));
+      expect(item.institution.id).toBe('ins_100004');
+      const { linkToken } = await one.createLinkToken({ userId: 'u', reconnectItemId: item.itemId });
+      const row = await connection.db.selectFrom('sandbox_bank_link_tokens').selectAll().where('reconnect_item_id', '=', item.itemId).executeTakeFirstOrThrow();
+      expect(row.token_hash).toEqual(createHash('sha256').update(linkToken).digest());
+
+      at += 4 * 3_600_000 + 1;
+      await expect(other.createPublicToken({ linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(other.createPublicToken({ linkToken: forNewLink.linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+
+      const { linkToken: fresh } = await one.createLinkToken({ userId: 'u', reconnectItemId: item.itemId });
+      const publicToken = await one.createPublicToken({ linkToken: fresh });
+      await one.removeItem(item.accessToken);
+      await expect(other.createPublicToken({ linkToken: fresh })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(other.exchangePublicToken(publicToken)).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+    });
+
+    it('shares the account NEW_ACCOUNTS_AVAILABLE announced once a reconnect adds it, and another after the next one', async () => {
+      at = Date.parse('2026-11-20T10:00:00.000Z');
+      const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100001' }));
+      const syncedBefore = await one.syncTransactions({ accessToken: item.accessToken, count: 200 });
+      const historyBefore = await one.itemHistory(item.itemId);
+
+      await other.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+      await other.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+      // Until a reconnect, the item shares only the accounts the user selected.
+      expect(await one.getAccounts(item.accessToken)).toEqual(item.accounts);
+      expect(await other.itemHistory(item.itemId)).toEqual(historyBefore);
+
+      const reconnected = await other.exchangePublicToken(await reconnectToken(one, item.itemId));
+      expect(reconnected.accounts).toHaveLength(item.accounts.length + 1);
+      expect(reconnected.accounts.slice(0, item.accounts.length)).toEqual(item.accounts);
+      const added = reconnected.accounts[item.accounts.length]!;
+      expect(added).toEqual({
+        linkAccountId: expect.any(String),
+        name: 'New Savings',
+        officialName: expect.stringContaining('New Savings'),
+        mask: expect.stringMatching(/^\d{4}$/),
+        type: 'depository',
+        subtype: 'savings',
+        currency: 'USD',
+        balances: { current: '1000.00', available: '1000.00', limit: null },
+      });
+      expect(item.accounts.map((account) => account.linkAccountId)).not.toContain(added.linkAccountId);
+      expect(await one.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
+      expect(await other.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
+      const fresh = createPersistentSandboxBank(connection.db, { clock });
+      expect(await fresh.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
+      expect((await fresh.itemHistory(item.itemId)).accounts).toEqual([...historyBefore.accounts, { ...added, openingBalance: '1000.00' }]);
+      // The new account has no transactions: the sync log is the same.
+      expect(await fresh.syncTransactions({ accessToken: reconnected.accessToken, count: 200 })).toEqual(syncedBefore);
+      expect((await fresh.itemHistory(item.itemId)).transactions).toEqual(historyBefore.transactions);
+
+      // A reconnect with no new account adds none; another NEW_ACCOUNTS_AVAILABLE offers another.
+      const plain = await one.exchangePublicToken(await reconnectToken(other, item.itemId));
+      expect(plain.accounts).toEqual(reconnected.accounts);
+      await one.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+      expect(await other.getAccounts(plain.accessToken)).toEqual(reconnected.accounts);
+      const second = await other.exchangePublicToken(await reconnectToken(one, item.itemId));
+      expect(second.accounts).toHaveLength(item.accounts.length + 2);
+      expect(second.accounts.slice(0, -1)).toEqual(reconnected.accounts);
+      const secondAdded = second.accounts.at(-1)!;
+      expect(secondAdded).toMatchObject({ name: 'New Savings 2', subtype: 'savings', balances: { current: '1000.00', available: '1000.00', limit: null } });
+      expect(new Set(second.accounts.map((account) => account.linkAccountId)).size).toBe(second.accounts.length);
+      expect(await one.getAccounts(second.accessToken)).toEqual(second.accounts);
+      expect((await other.itemHistory(item.itemId)).accounts).toHaveLength(item.accounts.length + 2);
+    });
+  });
 });

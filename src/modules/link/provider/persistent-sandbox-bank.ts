@@ -1,8 +1,8 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { type Clock, isoDate } from '../../../core/clock.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
-import { BankLinkError, type BankLinkProvider, type BankLinkWebhookCode, type ExchangedItem, type ItemStatus } from '../bank-link.port.js';
+import { BankLinkError, type BankLinkProvider, type BankLinkWebhookCode, type ExchangedItem, type ItemStatus, type LinkAccount } from '../bank-link.port.js';
 import {
   checkTransactionCount,
   createSandboxBank,
@@ -21,7 +21,11 @@ import { sandboxWebhook, statusAfter } from '../sandbox-bank/sandbox-webhook-rul
 
 /** The port plus the sandbox's controls, over state every instance shares. */
 export interface PersistentSandboxBank extends BankLinkProvider {
-  /** Not over HTTP: `transactionCount` (the item's size on its link day) is for benchmarks and tests. */
+  /**
+   * Not over HTTP: `transactionCount` (the item's size on its link day) is for benchmarks and tests.
+   * With a `linkToken` issued to reconnect an item, the public token is that item's (institution and
+   * size are the item's): its exchange re-authenticates the item instead of making a new one.
+   */
   createPublicToken(request?: PublicTokenRequest): Promise<string>;
   fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): Promise<FiredWebhook>;
   itemHistory(itemId: string): Promise<SandboxHistory>;
@@ -57,6 +61,8 @@ interface OpenedItem {
   readonly exchanged: ExchangedItem;
 }
 
+type ItemRow = Selectable<Database['sandbox_bank_items']>;
+
 /** What regenerates an item byte for byte, as the item and public-token rows keep it. */
 interface ItemGeneration {
   readonly item_seed: string;
@@ -71,7 +77,8 @@ const hashOf = (token: string): Buffer => createHash('sha256').update(token).dig
 /**
  * The in-memory sandbox made durable without rewriting it. Each item is its own one-item sandbox
  * generated from a seed stored in PostgreSQL, so any instance regenerates the same bank
- * byte for byte; what changes over time (public tokens used, the item's status, removal) is in
+ * byte for byte; what changes over time (link and public tokens issued and used, the item's status,
+ * its access token after a reconnect, the accounts the bank opened since, removal) is in
  * PostgreSQL. Tokens are random and stored only as SHA-256 hashes: the sandbox only compares them.
  */
 export function createPersistentSandboxBank(db: Kysely<Database>, options: PersistentSandboxBankOptions): PersistentSandboxBank {
@@ -110,6 +117,14 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
     return row;
   }
 
+  /** The item's accounts on the clock's day: the generated ones, then those reconnects have added. */
+  async function accountsOf(row: ItemRow): Promise<LinkAccount[]> {
+    const item = await openCached(row);
+    const accounts = await item.bank.getAccounts(item.innerAccessToken);
+    if (row.extra_accounts === 0) return [...accounts];
+    return [...accounts, ...item.bank.newlyOpenedAccounts(item.exchanged.itemId, row.extra_accounts).map(({ openingBalance: _opening, ...account }): LinkAccount => account)];
+  }
+
   async function itemById(itemId: string) {
     const row = await db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', itemId).where('removed_at', 'is', null).executeTakeFirst();
     if (!row) throw new BankLinkError('ITEM_NOT_FOUND', `No sandbox item ${itemId}`);
@@ -119,10 +134,24 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
   return {
     async createLinkToken({ reconnectItemId }) {
       if (reconnectItemId !== undefined) await itemById(reconnectItemId);
-      return { linkToken: `link-sandbox-${randomUUID()}`, expiration: new Date(options.clock.now().getTime() + LINK_TOKEN_TTL_MS).toISOString() };
+      const linkToken = `link-sandbox-${randomUUID()}`;
+      const now = options.clock.now();
+      const expiresAt = new Date(now.getTime() + LINK_TOKEN_TTL_MS);
+      await db.insertInto('sandbox_bank_link_tokens').values({ token_hash: hashOf(linkToken), reconnect_item_id: reconnectItemId ?? null, created_at: now, expires_at: expiresAt }).execute();
+      return { linkToken, expiration: expiresAt.toISOString() };
     },
 
     async createPublicToken(request = {}) {
+      if (request.linkToken !== undefined) {
+        const link = await db
+          .selectFrom('sandbox_bank_link_tokens')
+          .select('reconnect_item_id')
+          .where('token_hash', '=', hashOf(request.linkToken))
+          .where('expires_at', '>', options.clock.now())
+          .executeTakeFirst();
+        if (!link) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown or expired');
+        if (link.reconnect_item_id !== null) return reconnectPublicToken(link.reconnect_item_id);
+      }
       checkTransactionCount(request.transactionCount);
       const itemSeed = randomInt(1, 2 ** 31 - 1);
       const institutionId = request.institutionId ?? SANDBOX_INSTITUTIONS[itemSeed % SANDBOX_INSTITUTIONS.length].id;
@@ -159,6 +188,7 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
           .returningAll()
           .executeTakeFirst();
         if (!grant) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged');
+        if (grant.reconnect_item_id !== null) return reconnect(trx, grant.reconnect_item_id);
         const item = await open(grant);
         const accessToken = `access-sandbox-${randomUUID()}`;
         await trx
@@ -199,8 +229,7 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
     },
 
     async getAccounts(accessToken) {
-      const item = await openCached(await itemByAccessToken(accessToken));
-      return item.bank.getAccounts(item.innerAccessToken);
+      return accountsOf(await itemByAccessToken(accessToken));
     },
 
     verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
@@ -213,13 +242,68 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
         const row = await trx.selectFrom('sandbox_bank_items').select('status').where('item_id', '=', itemId).where('removed_at', 'is', null).forUpdate().executeTakeFirst();
         if (!row) throw new BankLinkError('ITEM_NOT_FOUND', `No sandbox item ${itemId}`);
         const status = statusAfter(row.status as ItemStatus, webhook);
-        await trx.updateTable('sandbox_bank_items').set({ status: JSON.stringify(status) }).where('item_id', '=', itemId).execute();
+        // NEW_ACCOUNTS_AVAILABLE: the bank opened an account the item does not share until a reconnect adds it.
+        const opened = webhook.code === 'NEW_ACCOUNTS_AVAILABLE' ? { new_accounts_available: true } : {};
+        await trx.updateTable('sandbox_bank_items').set({ status: JSON.stringify(status), ...opened }).where('item_id', '=', itemId).execute();
       });
       return { ...signWebhook(webhook, secret, firedAt), webhook };
     },
 
     async itemHistory(itemId) {
-      return (await openCached(await itemById(itemId))).bank.itemHistory(itemId);
+      const row = await itemById(itemId);
+      const { bank } = await openCached(row);
+      const history = bank.itemHistory(itemId);
+      return row.extra_accounts === 0 ? history : { ...history, accounts: [...history.accounts, ...bank.newlyOpenedAccounts(itemId, row.extra_accounts)] };
     },
   };
+
+  /** A public token for an existing item, as the link flow in update mode gives: the item's own institution and generation. */
+  async function reconnectPublicToken(itemId: string): Promise<string> {
+    const item = await db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', itemId).where('removed_at', 'is', null).executeTakeFirst();
+    if (!item) throw new BankLinkError('INVALID_LINK_TOKEN', 'The item the link token reconnects has been removed');
+    const publicToken = `public-sandbox-${randomUUID()}`;
+    const now = options.clock.now();
+    await db
+      .insertInto('sandbox_bank_public_tokens')
+      .values({
+        token_hash: hashOf(publicToken),
+        institution_id: item.institution_id,
+        item_seed: item.item_seed,
+        as_of: item.as_of,
+        transaction_count: item.transaction_count,
+        horizon_days: item.horizon_days,
+        reconnect_item_id: itemId,
+        created_at: now,
+        expires_at: new Date(now.getTime() + publicTokenTtlMs),
+        used_at: null,
+      })
+      .execute();
+    return publicToken;
+  }
+
+  /**
+   * The exchange of a reconnect's public token, inside its transaction: one UPDATE replaces the
+   * item's access token (the old one stops working), sets its status back to ok (the user logged in
+   * again: a login required, an error, a pending disconnect or expiration are over) and shares the
+   * account the bank opened since NEW_ACCOUNTS_AVAILABLE, if any.
+   */
+  async function reconnect(trx: Kysely<Database>, itemId: string): Promise<ExchangedItem> {
+    const accessToken = `access-sandbox-${randomUUID()}`;
+    const row = await trx
+      .updateTable('sandbox_bank_items')
+      .set({
+        access_token_hash: hashOf(accessToken),
+        status: JSON.stringify({ status: 'ok' } satisfies ItemStatus),
+        // Both read the row as it was: the flag set adds one account, and is cleared.
+        extra_accounts: sql<number>`extra_accounts + new_accounts_available::int`,
+        new_accounts_available: false,
+      })
+      .where('item_id', '=', itemId)
+      .where('removed_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The item the public token reconnects has been removed');
+    const item = await openCached(row);
+    return { itemId, accessToken, institution: item.exchanged.institution, accounts: await accountsOf(row) };
+  }
 }

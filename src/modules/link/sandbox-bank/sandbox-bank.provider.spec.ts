@@ -120,6 +120,51 @@ describe('the sandbox bank', () => {
     await expectError(bank.getItemStatus(item.accessToken), 'INVALID_ACCESS_TOKEN');
     expect(() => bank.fireWebhook({ itemId: item.itemId, code: 'LOGIN_REPAIRED' })).toThrow(BankLinkError);
   });
+
+  it('reconnects an item through a link token issued for it: same item, fresh access token, status ok', async () => {
+    let at = now.getTime();
+    const bank = createSandboxBank({ seed: 3, asOf, clock: { now: () => new Date(at) } });
+    const { item } = await linkedItem(bank);
+    bank.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' });
+    const { linkToken } = await bank.createLinkToken({ userId: 'user-1', reconnectItemId: item.itemId });
+    const publicToken = bank.createPublicToken({ linkToken, institutionId: 'ins_100001' });
+    const reconnected = await bank.exchangePublicToken(publicToken);
+    expect(reconnected).toEqual({ ...item, accessToken: expect.stringMatching(/^access-sandbox-/) });
+    expect(reconnected.accessToken).not.toBe(item.accessToken);
+    await expectError(bank.getItemStatus(item.accessToken), 'INVALID_ACCESS_TOKEN');
+    expect(await bank.getItemStatus(reconnected.accessToken)).toEqual({ status: 'ok' });
+    await expectError(bank.exchangePublicToken(publicToken), 'INVALID_PUBLIC_TOKEN');
+
+    // A link token without an item links a new one; one not issued, or expired, is refused.
+    const { linkToken: forNewLink } = await bank.createLinkToken({ userId: 'user-1' });
+    const other = await bank.exchangePublicToken(bank.createPublicToken({ linkToken: forNewLink, institutionId: 'ins_100002' }));
+    expect(other.itemId).not.toBe(item.itemId);
+    expect(() => bank.createPublicToken({ linkToken: 'link-sandbox-nope' })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+    at += 4 * 3_600_000;
+    expect(() => bank.createPublicToken({ linkToken })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+  });
+
+  it('shares the account NEW_ACCOUNTS_AVAILABLE announced only once a reconnect adds it', async () => {
+    const { bank, item } = await linkedItem();
+    const reconnect = async () => bank.exchangePublicToken(bank.createPublicToken({ linkToken: (await bank.createLinkToken({ userId: 'u', reconnectItemId: item.itemId })).linkToken }));
+    bank.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+    expect(await bank.getAccounts(item.accessToken)).toEqual(item.accounts);
+    const first = await reconnect();
+    expect(first.accounts).toHaveLength(5);
+    expect(first.accounts[4]).toMatchObject({ name: 'New Savings', type: 'depository', subtype: 'savings', currency: 'USD', balances: { current: '1000.00', available: '1000.00', limit: null } });
+    expect(await bank.getAccounts(first.accessToken)).toEqual(first.accounts);
+    expect(bank.itemHistory(item.itemId).accounts.map((account) => account.linkAccountId)).toEqual(first.accounts.map((account) => account.linkAccountId));
+    expect((await reconnect()).accounts).toEqual(first.accounts);
+    bank.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+    const second = await reconnect();
+    expect(second.accounts.slice(0, 5)).toEqual(first.accounts);
+    expect(new Set(second.accounts.map((account) => account.linkAccountId)).size).toBe(6);
+    // Deterministic: the same seed and calls give the same new accounts.
+    const again = await linkedItem();
+    again.bank.fireWebhook({ itemId: again.item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
+    const { linkToken } = await again.bank.createLinkToken({ userId: 'u', reconnectItemId: again.item.itemId });
+    expect((await again.bank.exchangePublicToken(again.bank.createPublicToken({ linkToken }))).accounts).toEqual(first.accounts);
+  });
 });
 
 describe('a sandbox bank whose items live on after asOf', () => {

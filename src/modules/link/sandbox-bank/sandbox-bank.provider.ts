@@ -3,6 +3,7 @@ import {
   type BankLinkProvider,
   type BankLinkWebhook,
   type BankLinkWebhookCode,
+  type ExchangedItem,
   type Institution,
   type ItemStatus,
   type LinkAccount,
@@ -18,6 +19,7 @@ import { decodeCursor, readSyncPage, DEFAULT_SYNC_COUNT } from './sandbox-sync.j
 import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
 import { SANDBOX_ITEM_ERRORS, sandboxWebhook, statusAfter } from './sandbox-webhook-rules.js';
 import { opaqueIdFactory } from './opaque-id.factory.js';
+import { newlyOpenedAccounts } from './sandbox-new-accounts.js';
 
 export const SANDBOX_WEBHOOK_SECRET = 'ledgerline-sandbox-webhook-secret';
 
@@ -55,11 +57,21 @@ export interface SandboxBank extends BankLinkProvider {
   itemHistory(itemId: string): SandboxHistory;
   /** Transactions the item's ledger plans over its whole horizon: what it costs to keep in memory. */
   plannedTransactions(itemId: string): number;
+  /** The first `count` accounts the bank opened for the item after its link (what `count` reconnects after NEW_ACCOUNTS_AVAILABLE added). */
+  newlyOpenedAccounts(itemId: string, count: number): SandboxAccount[];
 }
 
 export interface PublicTokenRequest {
+  /** Ignored when `linkToken` reconnects an item: the item's own institution. */
   readonly institutionId?: string;
+  /** Ignored when `linkToken` reconnects an item. */
   readonly transactionCount?: number;
+  /**
+   * The link token the link flow ran with (optional: without one, a new item). One issued to
+   * reconnect an item makes a public token for that item (its exchange re-authenticates it); one
+   * unknown or expired is INVALID_LINK_TOKEN, as is one whose item has been removed since.
+   */
+  readonly linkToken?: string;
 }
 
 /** Enough for any benchmark, and well inside the generator's serial space with a horizon. */
@@ -73,13 +85,22 @@ export function checkTransactionCount(count: number | undefined): void {
 
 interface SandboxItem {
   readonly itemId: string;
-  readonly accessToken: string;
+  /** Replaced by a reconnect: the previous one stops working. */
+  accessToken: string;
   readonly ledger: SandboxLedger;
   log: SyncLog | null;
   /** The balances of one day, asked for on every sync: a day's balances never change. */
   accountsOn: { readonly day: number; readonly accounts: readonly SandboxAccount[] } | null;
   status: ItemStatus;
+  /** NEW_ACCOUNTS_AVAILABLE: the bank opened an account the item does not share yet; a reconnect adds it. */
+  newAccountAvailable: boolean;
+  /** Accounts reconnects have added after the link. */
+  extraAccounts: number;
 }
+
+type PublicTokenGrant =
+  | { readonly kind: 'new'; readonly institutionId: string; readonly index: number; readonly transactionCount: number | undefined }
+  | { readonly kind: 'reconnect'; readonly itemId: string };
 
 const DAY_MS = 86_400_000;
 const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
@@ -95,7 +116,8 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   const itemIds = opaqueIdFactory(hashSeed(options.seed, 'items'));
   const items = new Map<string, SandboxItem>();
   const byAccessToken = new Map<string, SandboxItem>();
-  const publicTokens = new Map<string, { institutionId: string; index: number; transactionCount: number | undefined }>();
+  const publicTokens = new Map<string, PublicTokenGrant>();
+  const linkTokens = new Map<string, { readonly reconnectItemId: string | null; readonly expiresAt: number }>();
   let tokenSerial = 0;
   let grantSerial = 0;
 
@@ -120,16 +142,29 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
 
     async createLinkToken({ reconnectItemId }) {
       if (reconnectItemId !== undefined) itemById(reconnectItemId);
-      return { linkToken: token('link'), expiration: new Date(clock.now().getTime() + LINK_TOKEN_TTL_MS).toISOString() };
+      const linkToken = token('link');
+      const expiresAt = clock.now().getTime() + LINK_TOKEN_TTL_MS;
+      linkTokens.set(linkToken, { reconnectItemId: reconnectItemId ?? null, expiresAt });
+      return { linkToken, expiration: new Date(expiresAt).toISOString() };
     },
 
     createPublicToken(request = {}) {
+      if (request.linkToken !== undefined) {
+        const link = linkTokens.get(request.linkToken);
+        if (link === undefined || link.expiresAt <= clock.now().getTime()) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown or expired');
+        if (link.reconnectItemId !== null) {
+          if (!items.has(link.reconnectItemId)) throw new BankLinkError('INVALID_LINK_TOKEN', 'The item the link token reconnects has been removed');
+          const publicToken = token('public');
+          publicTokens.set(publicToken, { kind: 'reconnect', itemId: link.reconnectItemId });
+          return publicToken;
+        }
+      }
       const index = grantSerial;
       const institutionId = request.institutionId ?? (SANDBOX_INSTITUTIONS[index % SANDBOX_INSTITUTIONS.length] as Institution).id;
       if (findSandboxInstitution(institutionId) === undefined) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
       checkTransactionCount(request.transactionCount);
       const publicToken = token('public');
-      publicTokens.set(publicToken, { institutionId, index, transactionCount: request.transactionCount });
+      publicTokens.set(publicToken, { kind: 'new', institutionId, index, transactionCount: request.transactionCount });
       grantSerial += 1;
       return publicToken;
     },
@@ -138,6 +173,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       const grant = publicTokens.get(publicToken);
       if (grant === undefined) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown or was already exchanged');
       publicTokens.delete(publicToken);
+      if (grant.kind === 'reconnect') return reconnect(grant.itemId);
       const ledger = generateSandboxLedger({
         seed: hashSeed(options.seed, 'item', grant.index),
         asOf: options.asOf,
@@ -145,7 +181,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
         ...(grant.transactionCount === undefined ? {} : { transactionCount: grant.transactionCount }),
         ...(options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays }),
       });
-      const item: SandboxItem = { itemId: itemIds(grant.index), accessToken: token('access'), ledger, log: null, accountsOn: null, status: { status: 'ok' } };
+      const item: SandboxItem = { itemId: itemIds(grant.index), accessToken: token('access'), ledger, log: null, accountsOn: null, status: { status: 'ok' }, newAccountAvailable: false, extraAccounts: 0 };
       items.set(item.itemId, item);
       byAccessToken.set(item.accessToken, item);
       return { itemId: item.itemId, accessToken: item.accessToken, institution: ledger.draft.institution, accounts: linkAccountsOf(item) };
@@ -183,22 +219,43 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       const firedAt = at ?? clock.now();
       const webhook = sandboxWebhook(item.itemId, code, firedAt);
       item.status = statusAfter(item.status, webhook);
+      if (webhook.code === 'NEW_ACCOUNTS_AVAILABLE') item.newAccountAvailable = true;
       return { ...signWebhook(webhook, secret, firedAt), webhook };
     },
 
     itemHistory: (itemId) => {
-      const { ledger } = itemById(itemId);
+      const item = itemById(itemId);
+      const { ledger } = item;
       // Without a horizon the item never changes: its history is the generated one, built once.
-      return ledger.draft.lastDay === ledger.draft.asOf ? ledger.history : historyOnDay(ledger, today());
+      const history = ledger.draft.lastDay === ledger.draft.asOf ? ledger.history : historyOnDay(ledger, today());
+      return item.extraAccounts === 0 ? history : { ...history, accounts: [...history.accounts, ...newlyOpenedAccounts(ledger.draft, item.extraAccounts)] };
     },
 
     plannedTransactions: (itemId) => itemById(itemId).ledger.draft.drafts.length,
+
+    newlyOpenedAccounts: (itemId, count) => newlyOpenedAccounts(itemById(itemId).ledger.draft, count),
   };
+
+  /** The user logged in again through the link flow: a new access token (the old one stops working), status ok, the account the bank opened since shared. */
+  function reconnect(itemId: string): ExchangedItem {
+    const item = items.get(itemId);
+    if (item === undefined) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The item the public token reconnects has been removed');
+    byAccessToken.delete(item.accessToken);
+    item.accessToken = token('access');
+    byAccessToken.set(item.accessToken, item);
+    item.status = { status: 'ok' };
+    if (item.newAccountAvailable) {
+      item.extraAccounts += 1;
+      item.newAccountAvailable = false;
+    }
+    return { itemId: item.itemId, accessToken: item.accessToken, institution: item.ledger.draft.institution, accounts: linkAccountsOf(item) };
+  }
 
   function linkAccountsOf(item: SandboxItem): LinkAccount[] {
     const { draft } = item.ledger;
     const day = clampToLedger(draft, today());
     if (item.accountsOn?.day !== day) item.accountsOn = { day, accounts: draft.lastDay === draft.asOf ? item.ledger.history.accounts : accountsOnDay(item.ledger, day) };
-    return item.accountsOn.accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
+    const accounts = item.extraAccounts === 0 ? item.accountsOn.accounts : [...item.accountsOn.accounts, ...newlyOpenedAccounts(draft, item.extraAccounts)];
+    return accounts.map(({ openingBalance: _opening, ...account }): LinkAccount => account);
   }
 }

@@ -119,8 +119,13 @@ function defaultEverydayCount(ledger: LedgerDraft): number {
   return Math.round((ledger.asOf - ledger.firstDay + 1) * (2.3 + random() * 0.5));
 }
 
+/** The item's accounts' ids, one series per ledger seed: the generated accounts are its first numbers, accounts opened later the next ones. */
+export function accountIdSeries(ledger: Pick<LedgerDraft, 'seed'>): (number: number) => string {
+  return transactionIds(ledger.seed ^ 0xacc0acc0).posted;
+}
+
 export function accountIds(ledger: Pick<LedgerDraft, 'seed'>): Readonly<Record<AccountRole, string>> {
-  const accountId = transactionIds(ledger.seed ^ 0xacc0acc0).posted;
+  const accountId = accountIdSeries(ledger);
   const entries = ACCOUNT_ROLES.map((role, index) => [role, accountId(index)] as const);
   return Object.fromEntries(entries) as Record<AccountRole, string>;
 }
