@@ -11,6 +11,16 @@ export class CreateSandboxPublicTokenRequest {
   @ApiPropertyOptional({ maxLength: 100, example: 'ins_100001', description: 'A sandbox institution, ins_100001 to ins_100005 (default: one picked at random); another → 400 INSTITUTION_NOT_FOUND.' })
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100)
   institutionId?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description:
+      'The linkToken of POST /link/token the link flow ran with (optional). One issued with reconnectLinkItemId gives a public token for that item ' +
+      '(institutionId is then ignored: the item’s own); exchanging it with POST /link/items reconnects the item, adding the account NEW_ACCOUNTS_AVAILABLE announced. ' +
+      'One issued without links a new item, as no link token does. Unknown or past its expiration (4 hours), or its item removed since → 400 INVALID_LINK_TOKEN.',
+  })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  linkToken?: string;
 }
 
 export class ExchangePublicTokenRequest {

@@ -28,6 +28,11 @@ export class SandboxHttpController {
   @ApiOperation({
     operationId: 'createSandboxPublicToken',
     summary: 'Stand in for a user completing the link flow at a sandbox institution: a public token to exchange with POST /link/items',
+    description:
+      'With a linkToken issued for a reconnect (POST /link/token {reconnectLinkItemId}), the user completes the flow in update mode: the public token is for that ' +
+      'existing item, and its exchange re-authenticates it (a new access token, login required or a pending disconnect over) and adds the account the bank opened ' +
+      'since NEW_ACCOUNTS_AVAILABLE. 400 INSTITUTION_NOT_FOUND: an institution other than ins_100001 to ins_100005; 400 INVALID_LINK_TOKEN: a linkToken unknown, ' +
+      'expired, or whose item has been removed since.',
   })
   @ApiOkResponse({ type: SandboxPublicTokenResponse })
   @ApiErrors(400, 401, 403, 404, 422)
@@ -35,10 +40,13 @@ export class SandboxHttpController {
     const sandbox = this.bankLink.sandbox;
     if (!sandbox) throw new NotFoundError('Sandbox operation');
     try {
-      return { publicToken: await sandbox.createPublicToken({ institutionId: body.institutionId }) };
+      return { publicToken: await sandbox.createPublicToken({ institutionId: body.institutionId, linkToken: body.linkToken }) };
     } catch (error) {
       if (error instanceof BankLinkError && error.code === 'INSTITUTION_NOT_FOUND') {
         throw new DomainRuleError('INSTITUTION_NOT_FOUND', `No sandbox institution ${body.institutionId ?? ''}: use ins_100001 to ins_100005.`);
+      }
+      if (error instanceof BankLinkError && error.code === 'INVALID_LINK_TOKEN') {
+        throw new DomainRuleError('INVALID_LINK_TOKEN', 'The link token is unknown, expired, or its item has been removed: ask POST /link/token for another.');
       }
       throw error;
     }
