@@ -40,7 +40,8 @@ export class SandboxHttpController {
     const sandbox = this.bankLink.sandbox;
     if (!sandbox) throw new NotFoundError('Sandbox operation');
     try {
-      return { publicToken: await sandbox.createPublicToken({ institutionId: body.institutionId, linkToken: body.linkToken }) };
+      // null is absent, as for every optional field (the bad-input sweep sends both).
+      return { publicToken: await sandbox.createPublicToken({ institutionId: body.institutionId ?? undefined, linkToken: body.linkToken ?? undefined }) };
     } catch (error) {
       if (error instanceof BankLinkError && error.code === 'INSTITUTION_NOT_FOUND') {
         throw new DomainRuleError('INSTITUTION_NOT_FOUND', `No sandbox institution ${body.institutionId ?? ''}: use ins_100001 to ins_100005.`);
