@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
+import { createScratchDatabase, cpuSeconds, rssMb, stopService, waitFor } from './support/service-process.js';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
 import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
 import { PROJECTIONS } from '../projections/index.js';
@@ -25,18 +25,12 @@ const { values } = parseArgs({
   },
 });
 const transactions = Number(values.transactions);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const port = 39_501;
 const base = `http://127.0.0.1:${port}`;
 
 async function main(): Promise<void> {
-  const name = `ledgerline_bench_sync_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase('ledgerline_bench_sync');
+  const databaseUrl = scratch.url;
   let service: ChildProcess | null = null;
   const database = connectDatabase(databaseUrl, { max: 4, searchPath: readModelSearchPath(PROJECTIONS) });
   try {
@@ -64,10 +58,10 @@ async function main(): Promise<void> {
     const sandbox = createPersistentSandboxBank(database.db, { clock: { now: () => new Date() } });
     const publicToken = await sandbox.createPublicToken({ institutionId: 'ins_100003', transactionCount: transactions });
 
-    const rssBefore = rss(service);
+    const rssBefore = rssMb(service);
     const cpuBefore = cpuSeconds(service);
     let peakRss = rssBefore;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(service))), 100);
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(service))), 100);
     const started = performance.now();
     const linked = await fetch(`${base}/v1/link/items`, { method: 'POST', headers: auth, body: JSON.stringify({ publicToken }) });
     if (linked.status !== 201) throw new Error(`POST /v1/link/items answered ${linked.status}: ${await linked.text()}`);
@@ -99,7 +93,7 @@ async function main(): Promise<void> {
     }, 30 * 60_000, 50);
     const elapsedMs = performance.now() - started;
     clearInterval(sampler);
-    const rssAfter = rss(service);
+    const rssAfter = rssMb(service);
     const serviceCpu = cpuSeconds(service) - cpuBefore;
     const events = Number((await database.pool.query<{ count: string }>('SELECT count(*) FROM events')).rows[0].count);
 
@@ -111,11 +105,9 @@ async function main(): Promise<void> {
     const rawMs = await rawAppend(database.pool, events);
     console.log(`  reference: ${events} events inserted straight into PostgreSQL, 500 per statement: ${(rawMs / 1000).toFixed(1)} s (${Math.round(events / (rawMs / 1000))} events/s); sync/raw ${(elapsedMs / rawMs).toFixed(1)}x`);
   } finally {
-    service?.kill('SIGTERM');
-    await new Promise((resolve) => (service && service.exitCode === null ? service.once('exit', resolve) : resolve(null)));
+    await stopService(service);
     await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
@@ -142,23 +134,8 @@ async function rawAppend(pool: pg.Pool, total: number): Promise<number> {
   return performance.now() - started;
 }
 
-function cpuSeconds(service: ChildProcess | null): number {
-  const fields = readFileSync(`/proc/${service?.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
-function rss(service: ChildProcess | null): number {
-  const status = readFileSync(`/proc/${service?.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 500): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 main().catch((error: unknown) => {
   console.error(error);

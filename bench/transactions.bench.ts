@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import type pg from 'pg';
+import { createScratchDatabase, rssMb, stopService, waitFor } from './support/service-process.js';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
 import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
 import { PROJECTIONS } from '../projections/index.js';
@@ -28,18 +28,12 @@ const { values } = parseArgs({
 const transactions = Number(values.transactions);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const port = 39_500;
 const base = `http://127.0.0.1:${port}`;
 
 async function main(): Promise<void> {
-  const name = `ledgerline_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase('ledgerline_bench');
+  const databaseUrl = scratch.url;
   let service: ChildProcess | null = null;
   const database = connectDatabase(databaseUrl, { max: connections + 2, searchPath: readModelSearchPath(PROJECTIONS) });
   try {
@@ -95,11 +89,11 @@ async function main(): Promise<void> {
         if (problems.length < 5) problems.push(`${status} ${body.slice(0, 200)}${transaction ? ` (last sent: ${lastSent.get(transaction.id)})` : ''}`);
       },
     });
-    results.push(['PATCH /v1/transactions/{id}', patch, rss(service), await rawPatch(database.pool, user.id, ids)]);
+    results.push(['PATCH /v1/transactions/{id}', patch, rssMb(service), await rawPatch(database.pool, user.id, ids)]);
     const firstPage = await cannon({ method: 'GET', headers: auth, path: '/v1/transactions' });
-    results.push(['GET /v1/transactions (first page)', firstPage, rss(service), await rawList(database, user.id)]);
+    results.push(['GET /v1/transactions (first page)', firstPage, rssMb(service), await rawList(database, user.id)]);
     const deepPage = await cannon({ method: 'GET', headers: auth, path: `/v1/transactions?cursor=${deepCursor}` });
-    results.push([`GET /v1/transactions (cursor at row ${Math.floor(transactions / 2)})`, deepPage, rss(service), await rawList(database, user.id, deepCursor)]);
+    results.push([`GET /v1/transactions (cursor at row ${Math.floor(transactions / 2)})`, deepPage, rssMb(service), await rawList(database, user.id, deepCursor)]);
 
     console.log(`\n${transactions} transactions, ${connections} connections, ${duration} s per run, load generator on the same 2 cores`);
     console.log(`read-your-writes: ${mismatches} of ${sent} PATCH responses did not show their own write`);
@@ -112,11 +106,9 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    service?.kill('SIGTERM');
-    await new Promise((resolve) => (service && service.exitCode === null ? service.once('exit', resolve) : resolve(null)));
+    await stopService(service);
     await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
@@ -152,18 +144,7 @@ async function count(pool: pg.Pool): Promise<number> {
   return Number((await pool.query<{ count: string }>('SELECT count(*) FROM transactions')).rows[0].count);
 }
 
-function rss(service: ChildProcess | null): number {
-  const status = readFileSync(`/proc/${service?.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 main().catch((error: unknown) => {
   console.error(error);
