@@ -1,5 +1,5 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { type Clock, isoDate } from '../../../core/clock.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { BankLinkError, type BankLinkProvider, type BankLinkWebhookCode, type ExchangedItem, type ItemStatus, type LinkAccount } from '../bank-link.port.js';
@@ -156,23 +156,14 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
       const itemSeed = randomInt(1, 2 ** 31 - 1);
       const institutionId = request.institutionId ?? SANDBOX_INSTITUTIONS[itemSeed % SANDBOX_INSTITUTIONS.length].id;
       if (!SANDBOX_INSTITUTIONS.some((institution) => institution.id === institutionId)) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
-      const publicToken = `public-sandbox-${randomUUID()}`;
-      const now = options.clock.now();
-      await db
-        .insertInto('sandbox_bank_public_tokens')
-        .values({
-          token_hash: hashOf(publicToken),
-          institution_id: institutionId,
-          item_seed: String(itemSeed),
-          as_of: isoDate(now),
-          transaction_count: request.transactionCount ?? null,
-          horizon_days: horizonDays,
-          created_at: now,
-          expires_at: new Date(now.getTime() + publicTokenTtlMs),
-          used_at: null,
-        })
-        .execute();
-      return publicToken;
+      return issuePublicToken({
+        institution_id: institutionId,
+        item_seed: String(itemSeed),
+        as_of: isoDate(options.clock.now()),
+        transaction_count: request.transactionCount ?? null,
+        horizon_days: horizonDays,
+        reconnect_item_id: null,
+      });
     },
 
     async exchangePublicToken(publicToken) {
@@ -261,22 +252,17 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
   async function reconnectPublicToken(itemId: string): Promise<string> {
     const item = await db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', itemId).where('removed_at', 'is', null).executeTakeFirst();
     if (!item) throw new BankLinkError('INVALID_LINK_TOKEN', 'The item the link token reconnects has been removed');
+    const { institution_id, item_seed, as_of, transaction_count, horizon_days } = item;
+    return issuePublicToken({ institution_id, item_seed, as_of, transaction_count, horizon_days, reconnect_item_id: itemId });
+  }
+
+  /** A single-use public token for the item the grant describes (a new one, or the one it reconnects). */
+  async function issuePublicToken(grant: Pick<Insertable<Database['sandbox_bank_public_tokens']>, 'institution_id' | 'item_seed' | 'as_of' | 'transaction_count' | 'horizon_days' | 'reconnect_item_id'>): Promise<string> {
     const publicToken = `public-sandbox-${randomUUID()}`;
     const now = options.clock.now();
     await db
       .insertInto('sandbox_bank_public_tokens')
-      .values({
-        token_hash: hashOf(publicToken),
-        institution_id: item.institution_id,
-        item_seed: item.item_seed,
-        as_of: item.as_of,
-        transaction_count: item.transaction_count,
-        horizon_days: item.horizon_days,
-        reconnect_item_id: itemId,
-        created_at: now,
-        expires_at: new Date(now.getTime() + publicTokenTtlMs),
-        used_at: null,
-      })
+      .values({ ...grant, token_hash: hashOf(publicToken), created_at: now, expires_at: new Date(now.getTime() + publicTokenTtlMs), used_at: null })
       .execute();
     return publicToken;
   }
