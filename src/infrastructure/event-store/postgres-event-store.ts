@@ -237,10 +237,6 @@ export class PostgresEventStore implements EventStore {
 }
 
 /**
- * One statement, no explicit transaction: the revision check rides on the INSERT itself
- * (a missing expected revision inserts nothing; a taken one violates the unique key).
- */
-/**
  * Skips every stream that has an event already; a stream created meanwhile by another writer
  * fails the statement. The events come as one JSON document, which PostgreSQL takes apart faster
  * than the client can escape six arrays of them.
@@ -253,7 +249,9 @@ const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_r
   RETURNING stream_id, transaction_id::text AS commit_position, global_position`;
 
 /**
- * The hot path runs as named (prepared) statements: parsed and planned once per connection.
+ * One statement, no explicit transaction: the revision check rides on the INSERT itself
+ * (a missing expected revision inserts nothing; a taken one violates the unique key). The hot
+ * path runs as named (prepared) statements: parsed and planned once per connection.
  */
 export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
   const params = [
