@@ -17,7 +17,7 @@ import { linkItemUuidOf } from './link-item.js';
 import { ExecuteLinkItemCommand } from './link-item.commands.js';
 import { GetLinkItem } from './link-item.queries.js';
 import { toLinkedAccount } from './linked-account.mapping.js';
-import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput, bankLinkSyncJobId } from '../sync/bank-link-sync.job.js';
+import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 
 /** What a new item's response and the linker's next reads (items, accounts) are built from. */
 const LINK_READ_MODELS = [linkItemsProjection.name, accountsProjection.name];
@@ -98,9 +98,8 @@ export class LinkItemFlows {
     await this.queueSync(context, linkItemId);
   }
 
-  private async queueSync(context: CommandContext, linkItemId: string): Promise<void> {
-    const input: BankLinkSyncInput = { userId: context.userId, linkItemId };
-    await this.jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(linkItemUuidOf(context.userId, linkItemId), context.now) });
+  private queueSync(context: CommandContext, linkItemId: string): Promise<void> {
+    return queueBankLinkSync(this.jobs, context.userId, linkItemId, context.now);
   }
 
   /** Idempotent: a disconnected item answers that it already is; an item the user never had is a 404. */

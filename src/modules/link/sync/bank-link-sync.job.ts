@@ -3,7 +3,7 @@ import { WrongExpectedRevisionError } from '../../../core/events.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
-import type { JobDefinition } from '../../../infrastructure/jobs/job.js';
+import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
 import { type LinkItemEvent, type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
@@ -23,6 +23,12 @@ export const bankLinkSyncJobId = (linkItemUuid: string, now: Date) => `bank-link
 export interface BankLinkSyncInput {
   readonly userId: string;
   readonly linkItemId: string;
+}
+
+/** Queues a sync of one user's item: linking, POST /link/items/{linkItemId}/sync, a webhook and the schedule all ask this way. */
+export async function queueBankLinkSync(jobs: Pick<JobRunner, 'enqueue'>, userId: string, linkItemId: string, at: Date, linkItemUuid = linkItemUuidOf(userId, linkItemId)): Promise<void> {
+  const input: BankLinkSyncInput = { userId, linkItemId };
+  await jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(linkItemUuid, at) });
 }
 
 /** Where tests stop a sync part-way: after a page's transactions, before or after its cursor is recorded. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import { intervalStart, type JobDefinition } from '../../../infrastructure/jobs/job.js';
 import type { BankLink } from '../bank-link.wiring.js';
-import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput, bankLinkSyncJobId } from './bank-link-sync.job.js';
+import { queueBankLinkSync } from './bank-link-sync.job.js';
 
 export const BANK_LINK_SCHEDULED_SYNC_JOB = 'bank-link-scheduled-sync';
 
@@ -51,10 +51,7 @@ export function scheduledBankLinkSyncJob(dependencies: ScheduledBankLinkSyncDepe
           .orderBy('link_item_uuid')
           .limit(SCHEDULED_SYNC_BATCH)
           .execute();
-        for (const item of items) {
-          const input: BankLinkSyncInput = { userId: item.user_id, linkItemId: item.link_item_id };
-          await jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(item.link_item_uuid, runAt) });
-        }
+        for (const item of items) await queueBankLinkSync(jobs, item.user_id, item.link_item_id, runAt, item.link_item_uuid);
         if (items.length < SCHEDULED_SYNC_BATCH) return;
         after = items[items.length - 1].link_item_uuid;
       }

@@ -13,8 +13,8 @@ import type { BankLinkWebhook, UnrecognisedWebhook, WebhookHeaders } from '../ba
 import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
 import { ExecuteLinkItemCommand } from '../link-items/link-item.commands.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
-import { type LinkItemEvent, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
-import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput, bankLinkSyncJobId } from '../sync/bank-link-sync.job.js';
+import { type LinkItemEvent, linkItemStreamId } from '../link-items/link-item.js';
+import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 import { effectOfWebhook } from './bank-link-webhook.effects.js';
 
 export type IgnoredWebhookReason = 'unrecognised' | 'unknown item' | 'disconnected item';
@@ -89,17 +89,11 @@ export class BankLinkWebhookReceiver {
     const context: CommandContext = { userId: owner.user_id, actor: 'system', requestId, causationId, now };
     const effect = effectOfWebhook(webhook, owner.link_item_uuid);
     if (effect.type === 'QueueSync') {
-      await this.queueSync(context, webhook.itemId);
+      await queueBankLinkSync(this.jobs, context.userId, webhook.itemId, context.now);
       return { outcome: 'applied', position: null };
     }
     const outcome = await this.commands.execute(new ExecuteLinkItemCommand(owner.link_item_uuid, effect.command, context));
     return { outcome: 'applied', position: outcome.position };
-  }
-
-  /** The same job, input and job id as POST /link/items/{linkItemId}/sync (LinkItemFlows). */
-  private async queueSync(context: CommandContext, linkItemId: string): Promise<void> {
-    const input: BankLinkSyncInput = { userId: context.userId, linkItemId };
-    await this.jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(linkItemUuidOf(context.userId, linkItemId), context.now) });
   }
 
   private async alreadyReceived(webhookId: string): Promise<boolean> {
