@@ -43,7 +43,8 @@ export function isMoneyAmount(value: unknown): value is number {
   return typeof value === 'number' && hasAtMostFourDecimals(value) && Math.abs(value) < MONEY_MAGNITUDE_LIMIT;
 }
 
-function normaliseDecimal(text: string): string {
+/** A decimal string without trailing zeros ("12.5000" → "12.5", "-0" → "0"): one amount, one spelling. */
+export function normaliseDecimal(text: string): string {
   if (!text.includes('.')) return text === '-0' ? '0' : text;
   const trimmed = text.replace(/0+$/, '').replace(/\.$/, '');
   return trimmed === '-0' ? '0' : trimmed;

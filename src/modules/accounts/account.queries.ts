@@ -3,7 +3,7 @@ import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely, Selectable } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import { NotFoundError } from '../../core/errors.js';
-import { toAmountNumber } from '../../core/money.js';
+import { normaliseDecimal, toAmountNumber } from '../../core/money.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { availableBalance, effectiveCreditLimit } from './account-balances.js';
@@ -87,7 +87,7 @@ function toListItem(row: AccountRow): AccountListItemResponse {
 export function toDetail(row: AccountRow): AccountDetailResponse {
   if (row.source === 'bank_link') return linkedDetail(row);
   const limit = effectiveCreditLimit(row.credit_limit, row.user_override_credit_limit);
-  const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normalise(row.current), limit && normalise(limit));
+  const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normaliseDecimal(row.current), limit && normaliseDecimal(limit));
   return {
     ...sharedFields(row),
     available: toAmountNumber(available),
@@ -106,9 +106,4 @@ function linkedDetail(row: AccountRow): AccountDetailResponse {
     institutionId: row.institution_id,
     hasInvestmentAccounts: row.type === 'investment',
   };
-}
-
-/** numeric(19,4) text ("12.5000") as a plain decimal ("12.5"). */
-function normalise(numeric: string): string {
-  return numeric.includes('.') ? numeric.replace(/0+$/, '').replace(/\.$/, '') : numeric;
 }

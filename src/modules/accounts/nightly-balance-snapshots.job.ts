@@ -1,5 +1,6 @@
 import { isoDate } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
+import { normaliseDecimal } from '../../core/money.js';
 import { handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition } from '../../infrastructure/jobs/job.js';
 import type { Runtime } from '../../infrastructure/runtime/runtime.js';
@@ -64,14 +65,8 @@ function snapshotCommand(account: ListedAccount, date: string): AccountCommand |
     accountId: account.id,
     date,
     accountType: account.type as AccountType,
-    current: plainDecimal(account.current),
-    available: account.available === null ? null : plainDecimal(account.available),
-    institutionCreditLimit: account.credit_limit === null ? null : plainDecimal(account.credit_limit),
+    current: normaliseDecimal(account.current),
+    available: account.available === null ? null : normaliseDecimal(account.available),
+    institutionCreditLimit: account.credit_limit === null ? null : normaliseDecimal(account.credit_limit),
   };
-}
-
-/** numeric(19,4) text ("-310.2500") as the decimal string events carry ("-310.25"). */
-function plainDecimal(numeric: string): string {
-  const trimmed = numeric.includes('.') ? numeric.replace(/0+$/, '').replace(/\.$/, '') : numeric;
-  return trimmed === '-0' ? '0' : trimmed;
 }

@@ -1,7 +1,7 @@
 import type { Decider } from '../../../core/decider.js';
 import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import { unhandled } from '../../../core/exhaustive.js';
-import { isDecimalString } from '../../../core/money.js';
+import { isDecimalString, normaliseDecimal } from '../../../core/money.js';
 import {
   evolveLinkItem,
   initialLinkItemState,
@@ -89,12 +89,7 @@ function sameBalances(known: LinkedAccountBalances | undefined, reported: Linked
 }
 
 function sameAmount(a: string | null, b: string | null): boolean {
-  return a === null || b === null ? a === b : canonical(a) === canonical(b);
-}
-
-function canonical(amount: string): string {
-  const trimmed = amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount;
-  return trimmed === '-0' ? '0' : trimmed;
+  return a === null || b === null ? a === b : normaliseDecimal(a) === normaliseDecimal(b);
 }
 
 function sameError(a: LinkItemError | null, b: LinkItemError): boolean {
