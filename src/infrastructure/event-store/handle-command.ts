@@ -1,4 +1,4 @@
-import type { Decider } from '../../core/decider.js';
+import { type Decider, foldOwnStream } from '../../core/decider.js';
 import { DomainRuleError, NotFoundError } from '../../core/errors.js';
 import { type Actor, type DomainEvent, type EventMetadata, type GlobalPosition, WrongExpectedRevisionError } from '../../core/events.js';
 import type { EventStore } from './event-store.port.js';
@@ -38,7 +38,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   for (let attempt = 1; ; attempt += 1) {
     const history = await store.readStream(streamId);
     const foreign = history.length > 0 && history[0].metadata.userId !== context.userId;
-    const state = foreign ? decider.initialState() : history.reduce((folded, recorded) => decider.evolve(folded, recorded as unknown as Event), decider.initialState());
+    const state = foldOwnStream(decider, history, context.userId);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null };
     // Another user's stream is, to this user, a stream that does not exist.

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../core/clock.js';
+import { foldOwnStream } from '../../../core/decider.js';
 import { WrongExpectedRevisionError } from '../../../core/events.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
@@ -6,7 +7,7 @@ import { type CommandContext, handleCommand, metadataFor } from '../../../infras
 import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
-import { type LinkItemEvent, type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
+import { type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
 import { refreshLinkedBalances } from './linked-balances.js';
 import { SyncPageWriter } from './sync-page.writer.js';
@@ -120,9 +121,8 @@ interface ItemAt {
 
 async function readItem(store: EventStore, linkItemUuid: string, userId: string): Promise<ItemAt> {
   const history = await store.readStream(linkItemStreamId(linkItemUuid));
-  if (history.length === 0 || history[0].metadata.userId !== userId) return { state: linkItemDecider.initialState(), revision: null };
-  const state = history.reduce((folded, recorded) => linkItemDecider.evolve(folded, recorded as unknown as LinkItemEvent), linkItemDecider.initialState());
-  return { state, revision: history[history.length - 1].revision };
+  const state = foldOwnStream(linkItemDecider, history, userId);
+  return { state, revision: state.status === 'absent' ? null : history[history.length - 1].revision };
 }
 
 /**

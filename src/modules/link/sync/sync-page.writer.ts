@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '../../../core/events.js';
+import { foldOwnStream } from '../../../core/decider.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
-import { initialTransactionState, type TransactionEvent, type TransactionState, transactionStreamId } from '../../transactions/transaction.js';
+import { initialTransactionState, type TransactionState, transactionStreamId } from '../../transactions/transaction.js';
 import { transactionDecider } from '../../transactions/transaction.decider.js';
 import { carryOverOf, decideImport } from '../../transactions/transaction-import.decider.js';
 import type { TransactionImported } from '../../transactions/imported-transaction.js';
@@ -59,12 +59,7 @@ export class SyncPageWriter {
 
   private async statesOf(transactionIds: readonly string[]): Promise<Map<string, TransactionState>> {
     const streams = await this.store.readStreams(transactionIds.map(transactionStreamId));
-    return new Map(transactionIds.map((transactionId) => [transactionId, this.fold(streams.get(transactionStreamId(transactionId)) ?? [])]));
-  }
-
-  private fold(history: readonly RecordedEvent[]): TransactionState {
-    if (history.length === 0 || history[0].metadata.userId !== this.userId) return initialTransactionState();
-    return history.reduce((state, recorded) => transactionDecider.evolve(state, recorded as unknown as TransactionEvent), initialTransactionState());
+    return new Map(transactionIds.map((transactionId) => [transactionId, foldOwnStream(transactionDecider, streams.get(transactionStreamId(transactionId)) ?? [], this.userId)]));
   }
 
   private async command(transactionId: string, command: (transactionId: string) => Parameters<typeof transactionDecider.decide>[0]): Promise<void> {

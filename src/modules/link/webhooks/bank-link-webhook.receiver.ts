@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../core/clock.js';
+import { foldOwnStream } from '../../../core/decider.js';
 import type { GlobalPosition } from '../../../core/events.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
@@ -13,7 +14,7 @@ import type { BankLinkWebhook, UnrecognisedWebhook, WebhookHeaders } from '../ba
 import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
 import { ExecuteLinkItemCommand } from '../link-items/link-item.commands.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
-import { type LinkItemEvent, linkItemStreamId } from '../link-items/link-item.js';
+import { linkItemStreamId } from '../link-items/link-item.js';
 import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 import { effectOfWebhook } from './bank-link-webhook.effects.js';
 
@@ -81,7 +82,7 @@ export class BankLinkWebhookReceiver {
     if (!owner) return { outcome: 'ignored', reason: 'unknown item' };
     const history = await this.store.readStream(linkItemStreamId(owner.link_item_uuid));
     if (history.length === 0 || history[0].metadata.userId !== owner.user_id) return { outcome: 'ignored', reason: 'unknown item' };
-    const item = history.reduce((state, recorded) => linkItemDecider.evolve(state, recorded as unknown as LinkItemEvent), linkItemDecider.initialState());
+    const item = foldOwnStream(linkItemDecider, history, owner.user_id);
     if (item.status !== 'linked') return { outcome: 'ignored', reason: 'disconnected item' };
     const causationId = webhookCausationId(webhook.webhookId);
     if (history.some((recorded) => recorded.metadata.causationId === causationId)) return { outcome: 'duplicate' };
