@@ -45,8 +45,12 @@ export function positionsAt(activities: readonly PlannedActivity[], day: number,
     });
 }
 
-/** One value per calendar day from the first activity to `lastDay`; weekends carry Friday's closes. */
-export function portfolioValues(activities: readonly PlannedActivity[], market: SandboxMarket, lastDay: number): PortfolioValue[] {
+/**
+ * One value per calendar day from the first activity (or `firstDay`, if later) to `lastDay`;
+ * weekends carry Friday's closes. Days before `firstDay` are replayed but not valued: pricing
+ * every day is what costs.
+ */
+export function portfolioValues(activities: readonly PlannedActivity[], market: SandboxMarket, lastDay: number, firstDay = Number.NEGATIVE_INFINITY): PortfolioValue[] {
   const values: PortfolioValue[] = [];
   if (activities.length === 0) return values;
   const holdings = new Map<string, Holding>();
@@ -57,6 +61,7 @@ export function portfolioValues(activities: readonly PlannedActivity[], market: 
       applyToHoldings(holdings, activities[next] as PlannedActivity);
       cashCents += (activities[next] as PlannedActivity).amountCents;
     }
+    if (day < firstDay) continue;
     const date = formatIsoDate(day);
     let holdingsCents = 0;
     for (const [symbol, holding] of holdings) if (holding.units > 0) holdingsCents += valueCents(holding.units, market.priceCentsOn(symbol, date));

@@ -31,15 +31,20 @@ function randomFrom(seed: number): () => number {
 }
 
 /**
- * Two years of an account's life, in order: funding, monthly contributions each invested at that
- * day's sandbox close, quarterly dividends on what is held, a yearly fee, a yearly trim of the
- * largest stock position, and one withdrawal to the bank. Cash never goes negative.
+ * An account's life, in order: funding about two years before `openedOn`, monthly contributions
+ * each invested at that day's sandbox close, quarterly dividends on what is held, a yearly fee, a
+ * yearly trim of the largest stock position, and one withdrawal to the bank, up to `asOf`. Cash
+ * never goes negative.
+ *
+ * The history is anchored on `openedOn` (default `asOf`), not on `asOf`: each step depends only on
+ * the steps before it, so planning to a later `asOf` only adds days — what a day showed yesterday
+ * it still shows today. (Anchored on `asOf`, the whole history would shift as the clock moves.)
  */
-export function planPortfolio(options: { seed: number; asOf: string; market: SandboxMarket; strategy: AccountStrategy }): PlannedActivity[] {
+export function planPortfolio(options: { seed: number; asOf: string; openedOn?: string; market: SandboxMarket; strategy: AccountStrategy }): PlannedActivity[] {
   const { market, strategy } = options;
   const random = randomFrom(hashText(strategy.kind, options.seed));
   const asOf = parseIsoDate(options.asOf);
-  const firstDay = nextSession(asOf - 730 + Math.floor(random() * 20));
+  const firstDay = nextSession(parseIsoDate(options.openedOn ?? options.asOf) - 730 + Math.floor(random() * 20));
   const price = (symbol: string, day: number): number => market.priceCentsOn(symbol, formatIsoDate(day));
   const isStock = (symbol: string): boolean => market.security(symbol)?.kind === 'stock';
   const activities: PlannedActivity[] = [];

@@ -9,11 +9,10 @@ import {
   type DateRange,
   type PortfolioValue,
 } from '../brokerage-link.port.js';
-import { formatIsoDate, hashText, mix32, parseIsoDate, type SandboxMarket } from '../../quotes/sandbox-market/index.js';
-import { formatCents, formatScaled } from './brokerage-decimal.js';
+import { parseIsoDate, type SandboxMarket } from '../../quotes/sandbox-market/index.js';
 import type { PlannedActivity } from './planned-activity.js';
-import { planPortfolio, STRATEGIES } from './portfolio.generator.js';
 import { balanceAt, portfolioValues, positionsAt } from './portfolio-valuation.js';
+import { type SandboxAccountKind, sandboxAccountHistory, uuidFrom } from './sandbox-accounts.js';
 
 export const SANDBOX_BROKERAGES: readonly Brokerage[] = [
   { id: 'brk_parkside', name: 'Parkside Investments', logo: 'https://logos.ledgerline.example/brokerages/parkside.png' },
@@ -52,12 +51,6 @@ interface AuthorizationState {
   readonly accounts: AccountState[];
 }
 
-function uuidFrom(seed: number, ...parts: readonly (string | number)[]): string {
-  const base = hashText(parts.join('\u0000'), seed);
-  const hex = [1, 2, 3, 4].map((i) => mix32(base + Math.imul(i, 0x9e3779b9)).toString(16).padStart(8, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
-}
-
 export function createSandboxBrokerage(options: SandboxBrokerageOptions): SandboxBrokerage {
   const { seed, market } = options;
   const asOfDay = parseIsoDate(options.asOf);
@@ -87,22 +80,10 @@ export function createSandboxBrokerage(options: SandboxBrokerageOptions): Sandbo
   const inRange = (date: string, range: DateRange = {}): boolean =>
     (range.startDate === undefined || date >= range.startDate) && (range.endDate === undefined || date <= range.endDate);
 
-  const openAccount = (authorization: BrokerageAuthorization, kind: 'individual' | 'roth_ira'): AccountState => {
-    const id = uuidFrom(seed, 'account', authorization.id, kind);
-    const planned = planPortfolio({ seed: hashText(id, seed), asOf: options.asOf, market, strategy: STRATEGIES[kind] });
-    const account: BrokerageAccount = {
-      id, authorizationId: authorization.id, name: kind === 'individual' ? 'Individual Brokerage' : 'Roth IRA',
-      number: `****${String(mix32(hashText(id, 7)) % 10000).padStart(4, '0')}`, institutionName: authorization.brokerage.name,
-      accountType: kind, status: 'open', currency: 'USD',
-    };
-    const activities = planned.map((activity, index): BrokerageActivity => ({
-      id: uuidFrom(seed, 'activity', id, index), accountId: id, type: activity.type, symbol: activity.symbol, description: activity.description,
-      currency: 'USD', amount: formatCents(activity.amountCents), fee: formatCents(activity.feeCents),
-      price: activity.priceCents === null ? null : formatCents(activity.priceCents), units: activity.units === null ? null : formatScaled(activity.units),
-      tradeDate: formatIsoDate(activity.day), settlementDate: formatIsoDate(activity.settlementDay),
-    }));
-    return { account, planned, activities, values: null };
-  };
+  const openAccount = (authorization: BrokerageAuthorization, kind: SandboxAccountKind): AccountState => ({
+    ...sandboxAccountHistory({ seed, authorization, kind, openedOn: options.asOf, asOf: options.asOf, market }),
+    values: null,
+  });
 
   return {
     brokerages: SANDBOX_BROKERAGES,
