@@ -93,7 +93,14 @@ export interface DateRange {
   readonly endDate?: string;
 }
 
-export type BrokerageLinkErrorCode = 'INVALID_USER' | 'AUTHORIZATION_NOT_FOUND' | 'ACCOUNT_NOT_FOUND' | 'AUTHORIZATION_DISABLED' | 'BROKERAGE_NOT_FOUND';
+export type BrokerageLinkErrorCode =
+  | 'INVALID_USER'
+  | 'AUTHORIZATION_NOT_FOUND'
+  | 'ACCOUNT_NOT_FOUND'
+  | 'AUTHORIZATION_DISABLED'
+  | 'BROKERAGE_NOT_FOUND'
+  /** A connection portal's session that is unknown, expired or already used. */
+  | 'INVALID_PORTAL_SESSION';
 
 export class BrokerageLinkError extends Error {
   constructor(
