@@ -1,0 +1,39 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Clock } from '../../../core/clock.js';
+import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
+import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
+import type { Principal } from '../../identity/identity.store.js';
+import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
+import { ConnectBrokerageRequest } from './brokerage-connect.requests.js';
+import { BrokerageConnectResponse } from './brokerage-connect.responses.js';
+
+@ApiTags('Brokerage')
+@ApiBearerAuth('bearerAuth')
+@Controller()
+export class BrokerageConnectHttpController {
+  constructor(
+    private readonly flows: BrokerageConnectFlows,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('brokerage/connect')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'connectBrokerage',
+    summary: 'The brokerage provider’s connection portal: a new connection, or a reconnect of one of your authorizations',
+    description:
+      'Open redirectUrl in the user’s browser. Completing the portal records the authorization and its investment accounts (they join GET /accounts with ' +
+      'source brokerage_link), queues their first sync (activities, holdings, and a year of daily portfolio snapshots), and returns the browser to the ' +
+      'configured return URL with `brokerageAuthorizationId` and `status=connected`. With reconnectAuthorizationId, the portal repairs that authorization: ' +
+      'its accounts’ needsReauth clears. 400 BROKERAGE_LINK_NOT_CONFIGURED: no brokerage-link provider is configured; 404: reconnectAuthorizationId is not one of yours.',
+  })
+  @ApiOkResponse({ type: BrokerageConnectResponse })
+  @ApiErrors(400, 401, 403, 404, 422)
+  connect(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: ConnectBrokerageRequest): Promise<BrokerageConnectResponse> {
+    // null is absent, as for every optional field.
+    return this.flows.connect(userCommandContext(principal, requestId, this.clock), body.reconnectAuthorizationId ?? undefined);
+  }
+}
