@@ -7,6 +7,7 @@ import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { accountStreamId } from '../../src/modules/accounts/account.js';
+import { type BrokerageAccountEvent, type BrokerageAuthorizationEvent, brokerageAccountStreamId, brokerageAuthorizationStreamId } from '../../src/modules/brokerage/brokerage.events.js';
 import { type LinkedAccountData, type LinkItemEvent, linkItemStreamId } from '../../src/modules/link/link-items/link-item.js';
 import { accountsProjection } from './accounts.projection.js';
 
@@ -136,5 +137,47 @@ describe('accounts projection: a reconnected item', () => {
       expect(await flags(id)).toMatchObject({ needs_reauth: false, new_accounts_available: false, pending_disconnect_at: null, link_item_id: linkItemId, revision: 4 });
     }
     expect(await flags(newSavings)).toMatchObject({ current: '2500.0000' });
+  });
+});
+
+describe('accounts projection: brokerage investment accounts', () => {
+  const brokerageAccount = (accountId: string, brokerageAccountId: string, accountType: string) => ({
+    accountId, brokerageAccountId, name: accountType, number: '****0042', institutionName: 'Parkside Investments', accountType, accountStatus: 'open', currency: 'USD',
+  });
+  const row = (id: string) =>
+    connection.db.selectFrom('accounts').select(['source', 'type', 'subtype', 'mask', 'current', 'needs_reauth', 'institution_id', 'institution_logo', 'brokerage_account_id', 'revision', 'holdings_revision']).where('id', '=', id).executeTakeFirst();
+
+  it('lists a connected authorization’s accounts as investments, values them by their holdings, and flags them while it is disabled', async () => {
+    const userId = randomUUID();
+    const authorizationUuid = randomUUID();
+    const [individual, roth, traditional] = [randomUUID(), randomUUID(), randomUUID()];
+    const brokerage = { id: 'brk_parkside', name: 'Parkside Investments', logo: 'https://logos.example/parkside.png' };
+    const connected: BrokerageAuthorizationEvent = {
+      type: 'BrokerageAuthorizationConnected',
+      data: { authorizationUuid, brokerageAuthorizationId: 'auth-1', provider: 'sandbox', brokerage, accounts: [brokerageAccount(individual, 'acc-1', 'individual'), brokerageAccount(roth, 'acc-2', 'roth_ira')] },
+    };
+    await append(brokerageAuthorizationStreamId(authorizationUuid), [connected], 'no_stream', userId, '2026-11-20T10:00:00.000Z');
+    expect(await row(individual)).toEqual({
+      source: 'brokerage_link', type: 'investment', subtype: 'brokerage', mask: '0042', current: null, needs_reauth: false,
+      institution_id: 'brk_parkside', institution_logo: brokerage.logo, brokerage_account_id: 'acc-1', revision: 0, holdings_revision: -1,
+    });
+    expect(await row(roth)).toMatchObject({ subtype: 'roth' });
+
+    const holdings = (totalValue: string): BrokerageAccountEvent => ({
+      type: 'BrokerageHoldingsRefreshed',
+      data: { accountId: individual, asOf: '2026-11-20T10:01:00.000Z', currency: 'USD', cash: '10', buyingPower: '10', holdingsValue: '0', totalValue, positions: [] },
+    });
+    await append(brokerageAccountStreamId(individual), [holdings('1234.56'), holdings('1300.01')], 'no_stream', userId, '2026-11-20T10:01:00.000Z');
+    const recordedFirst = (await store.readStream(brokerageAccountStreamId(individual)))[0];
+    await connection.db.transaction().execute((trx) => accountsProjection.apply(trx, [recordedFirst]));
+    expect(await row(individual)).toMatchObject({ current: '1300.0100', holdings_revision: 1, revision: 0 });
+
+    await append(brokerageAuthorizationStreamId(authorizationUuid), [{ type: 'BrokerageAuthorizationDisabled', data: { authorizationUuid, reason: 'dropped' } }], 0n, userId, '2026-11-21T10:00:00.000Z');
+    expect([(await row(individual))?.needs_reauth, (await row(roth))?.needs_reauth]).toEqual([true, true]);
+
+    const reconnected: BrokerageAuthorizationEvent = { type: 'BrokerageAuthorizationReconnected', data: { authorizationUuid, addedAccounts: [brokerageAccount(traditional, 'acc-3', 'traditional_ira')] } };
+    await append(brokerageAuthorizationStreamId(authorizationUuid), [reconnected], 1n, userId, '2026-11-22T10:00:00.000Z');
+    expect([(await row(individual))?.needs_reauth, (await row(roth))?.needs_reauth]).toEqual([false, false]);
+    expect(await row(traditional)).toMatchObject({ source: 'brokerage_link', subtype: 'ira', institution_id: 'brk_parkside', institution_logo: brokerage.logo, needs_reauth: false, revision: 2 });
   });
 });

@@ -1,17 +1,39 @@
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountEvent } from '../../src/modules/accounts/account.js';
+import {
+  BROKERAGE_ACCOUNT_STREAM_PREFIX,
+  type BrokerageAccountEvent,
+  BROKERAGE_AUTHORIZATION_EVENT_TYPES,
+  BROKERAGE_AUTHORIZATION_STREAM_PREFIX,
+  type BrokerageAuthorizationEvent,
+  type BrokerageHoldingsRefreshed,
+} from '../../src/modules/brokerage/brokerage.events.js';
 import { LINK_ITEM_EVENT_TYPES, LINK_ITEM_STREAM_PREFIX, type LinkItemEvent } from '../../src/modules/link/link-items/link-item.js';
 import { createAccountsTable } from './accounts.table.js';
+import { applyBrokerageAuthorizationEvent, applyBrokerageHoldingsRefreshed } from './brokerage-accounts.rows.js';
 import { applyLinkItemEvent } from './linked-accounts.rows.js';
 
-/** `accounts`: one row per account, manual or linked (from version 2; version 3 adds account_revision), what the account list and detail read. */
+/**
+ * `accounts`: one row per account, manual or linked (from version 2; version 3 adds account_revision;
+ * version 4 adds brokerage investment accounts and their columns), what the account list and detail read.
+ */
 export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
-  version: 3,
+  version: 4,
   tables: ['accounts'],
   // LinkItemBalancesRefreshed is not in LINK_ITEM_EVENT_TYPES: only this read model keeps balances.
-  eventTypes: ['ManualAccountCreated', 'ManualBalanceUpdated', 'CreditLimitOverridden', 'AccountDeleted', ...LINK_ITEM_EVENT_TYPES, 'LinkItemBalancesRefreshed'],
+  // Of a brokerage account's own stream, only its holdings matter here: their total value is its balance.
+  eventTypes: [
+    'ManualAccountCreated',
+    'ManualBalanceUpdated',
+    'CreditLimitOverridden',
+    'AccountDeleted',
+    ...LINK_ITEM_EVENT_TYPES,
+    'LinkItemBalancesRefreshed',
+    ...BROKERAGE_AUTHORIZATION_EVENT_TYPES,
+    'BrokerageHoldingsRefreshed',
+  ],
   createTables: createAccountsTable,
   async apply(trx, events) {
     for (const recorded of events as readonly RecordedEvent<AccountEvent>[]) {
@@ -19,11 +41,21 @@ export const accountsProjection: ProjectionDefinition = {
         await applyLinkItemEvent(trx, recorded as unknown as RecordedEvent<LinkItemEvent>);
         continue;
       }
+      if (recorded.streamId.startsWith(BROKERAGE_AUTHORIZATION_STREAM_PREFIX)) {
+        await applyBrokerageAuthorizationEvent(trx, recorded as unknown as RecordedEvent<BrokerageAuthorizationEvent>);
+        continue;
+      }
+      if (recorded.streamId.startsWith(BROKERAGE_ACCOUNT_STREAM_PREFIX)) {
+        const event = recorded as unknown as RecordedEvent<BrokerageAccountEvent>;
+        if (event.type === 'BrokerageHoldingsRefreshed') await applyBrokerageHoldingsRefreshed(trx, event as RecordedEvent<BrokerageHoldingsRefreshed>);
+        continue;
+      }
       if (!recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) continue;
       const event = { type: recorded.type, data: recorded.data } as AccountEvent;
       const at = new Date(recorded.metadata.occurredAt);
       const revision = Number(recorded.revision);
-      const row = trx.updateTable('accounts').where('id', '=', recorded.data.accountId).where('revision', '<', revision);
+      // A brokerage account's `revision` is its authorization's stream: its own `account-<id>` stream never moves it.
+      const row = trx.updateTable('accounts').where('id', '=', recorded.data.accountId).where('revision', '<', revision).where('brokerage_authorization_uuid', 'is', null);
       switch (event.type) {
         case 'ManualAccountCreated':
           await trx

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
 
 export interface AccountsTable {
   id: string;
@@ -33,6 +33,12 @@ export interface AccountsTable {
   pending_disconnect_at: Date | null;
   /** A linked account's own stream (the user's credit-limit overrides): the revision its row reflects, -1 for none. */
   account_revision: number;
+  /** Investment accounts of a brokerage authorization (version 4 on): null for every other account. Their `revision` is the authorization stream's. */
+  brokerage_authorization_uuid: string | null;
+  brokerage_authorization_id: string | null;
+  brokerage_account_id: string | null;
+  /** An investment account's own stream (`brokerage-account-<id>`: its holdings): the revision its row reflects, -1 for none. */
+  holdings_revision: Generated<number>;
 }
 
 export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
@@ -66,8 +72,13 @@ export async function createAccountsTable(db: Kysely<unknown>): Promise<void> {
       needs_reauth boolean NOT NULL DEFAULT false,
       new_accounts_available boolean NOT NULL DEFAULT false,
       pending_disconnect_at timestamptz,
-      account_revision bigint NOT NULL DEFAULT -1
+      account_revision bigint NOT NULL DEFAULT -1,
+      brokerage_authorization_uuid uuid,
+      brokerage_authorization_id text,
+      brokerage_account_id text,
+      holdings_revision bigint NOT NULL DEFAULT -1
     )`.execute(db);
   await sql`CREATE INDEX accounts_by_user ON accounts (user_id, created_at) WHERE deleted_at IS NULL`.execute(db);
   await sql`CREATE INDEX accounts_by_link_item ON accounts (link_item_uuid) WHERE link_item_uuid IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX accounts_by_brokerage_authorization ON accounts (brokerage_authorization_uuid) WHERE brokerage_authorization_uuid IS NOT NULL`.execute(db);
 }
