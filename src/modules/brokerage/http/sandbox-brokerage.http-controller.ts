@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
-import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
+import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -40,6 +40,8 @@ export class SandboxBrokerageHttpController {
     headers: { Location: { description: 'BROKERAGE_RETURN_URL with brokerageAuthorizationId and status=connected added to its query', schema: { type: 'string', format: 'uri' } } },
   })
   @ApiErrors(400, 404, 422)
+  // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
+  @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
   async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: Response): Promise<void> {
     const { returnTo } = await this.flows.completeSandboxPortal(query.session, requestId);
     // The token was in this URL: it goes nowhere else.
