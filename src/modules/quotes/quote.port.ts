@@ -45,3 +45,18 @@ export interface QuoteProvider {
   getQuote(symbol: string): Promise<QuoteLookup>;
   getQuotes(symbols: readonly string[]): Promise<QuoteLookup[]>;
 }
+
+/**
+ * The provider could not answer (down, failing or slower than the call timeout), or none is
+ * configured. Never cached: the next ask tries the provider again.
+ */
+export class QuoteProviderUnavailableError extends Error {
+  constructor(
+    readonly reason: 'unavailable' | 'not_configured',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'QuoteProviderUnavailableError';
+  }
+}
