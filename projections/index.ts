@@ -1,6 +1,7 @@
 import type { ProjectionDefinition } from '../src/infrastructure/projections/projection.js';
 import { accountsProjection } from './accounts/accounts.projection.js';
 import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshots.projection.js';
+import { brokerageProjection } from './brokerage/brokerage.projection.js';
 import { categoriesProjection } from './categories/categories.projection.js';
 import { linkItemsProjection } from './link-items/link-items.projection.js';
 import { tagsProjection } from './tags/tags.projection.js';
@@ -16,4 +17,5 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   tagsProjection,
   categoriesProjection,
   linkItemsProjection,
+  brokerageProjection,
 ];

@@ -12,6 +12,13 @@ import { ExecuteAccountCommandHandler } from './modules/accounts/account.command
 import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
+import { BrokerageViewsHttpController } from './modules/brokerage/views/brokerage-views.http-controller.js';
+import { GetBrokerageOverviewHandler, ListBrokerageAccountsHandler, ListBrokerageActivitiesHandler, ListPortfolioSnapshotsHandler } from './modules/brokerage/views/brokerage-views.queries.js';
+import { BrokerageConnectFlows } from './modules/brokerage/connect/brokerage-connect.flows.js';
+import { ExecuteBrokerageAuthorizationCommandHandler } from './modules/brokerage/authorizations/brokerage-authorization.commands.js';
+import { BROKERAGE_LINK, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
+import { BrokerageConnectHttpController } from './modules/brokerage/http/brokerage-connect.http-controller.js';
+import { SandboxBrokerageHttpController } from './modules/brokerage/http/sandbox-brokerage.http-controller.js';
 import { CategoriesHttpController } from './modules/categories/http/categories.http-controller.js';
 import { CategoryDirectory } from './modules/categories/category-directory.js';
 import { ExecuteCategoryTaxonomyCommandHandler } from './modules/categories/category.commands.js';
@@ -27,6 +34,7 @@ import { GetLinkItemHandler, ListLinkAccountsHandler, ListLinkItemAlertsHandler,
 import { BankLinkWebhookReceiver } from './modules/link/webhooks/bank-link-webhook.receiver.js';
 import { BankLinkWebhooksHttpController } from './modules/link/webhooks/bank-link-webhooks.http-controller.js';
 import { SandboxWebhookFiring } from './modules/link/webhooks/sandbox-webhook.firing.js';
+import { QuotesModule } from './modules/quotes/quotes.module.js';
 import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
@@ -41,8 +49,8 @@ export class AppModule {
   static forRuntime(runtime: Runtime, openApiDocument: { current: unknown }): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController],
+      imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -84,6 +92,13 @@ export class AppModule {
         ListLinkAccountsHandler,
         BankLinkWebhookReceiver,
         SandboxWebhookFiring,
+        { provide: BROKERAGE_LINK, useFactory: () => createBrokerageLink(runtime.config, runtime.database.db, runtime.clock) },
+        BrokerageConnectFlows,
+        ExecuteBrokerageAuthorizationCommandHandler,
+        ListBrokerageAccountsHandler,
+        GetBrokerageOverviewHandler,
+        ListBrokerageActivitiesHandler,
+        ListPortfolioSnapshotsHandler,
       ],
     };
   }

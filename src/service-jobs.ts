@@ -1,6 +1,9 @@
 import type { JobDefinition } from './infrastructure/jobs/job.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
+import { type BrokerageLink, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
+import { brokerageSyncJob } from './modules/brokerage/sync/brokerage-sync.job.js';
+import { scheduledBrokerageSyncJob } from './modules/brokerage/sync/scheduled-brokerage-sync.job.js';
 import { type BankLink, createBankLink } from './modules/link/bank-link.wiring.js';
 import { bankLinkSyncJob } from './modules/link/sync/bank-link-sync.job.js';
 import { scheduledBankLinkSyncJob } from './modules/link/sync/scheduled-bank-link-sync.job.js';
@@ -10,10 +13,14 @@ import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefinition<never>[] {
   let bankLink: Promise<BankLink> | undefined;
   const openBankLink = () => (bankLink ??= createBankLink(runtime.config, runtime.database.db, runtime.clock));
+  let brokerageLink: Promise<BrokerageLink> | undefined;
+  const openBrokerageLink = () => (brokerageLink ??= createBrokerageLink(runtime.config, runtime.database.db, runtime.clock));
   return [
     nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>,
     tagDeletionJob(runtime) as JobDefinition<never>,
     bankLinkSyncJob({ ...runtime, bankLink: openBankLink }) as JobDefinition<never>,
     scheduledBankLinkSyncJob({ ...runtime, bankLink: openBankLink, everyMinutes: runtime.config.bankLinkSyncIntervalMinutes }) as JobDefinition<never>,
+    brokerageSyncJob({ ...runtime, brokerageLink: openBrokerageLink }) as JobDefinition<never>,
+    scheduledBrokerageSyncJob({ ...runtime, brokerageLink: openBrokerageLink, everyMinutes: runtime.config.brokerageSyncIntervalMinutes }) as JobDefinition<never>,
   ];
 }

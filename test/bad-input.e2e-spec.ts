@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import request from 'supertest';
 import { SCOPES } from '../src/modules/identity/api-key.js';
 import { type HostileCase, planSweep, type ServedDocument } from './support/hostile-cases.js';
 import { mapWithConcurrency, RawHttpClient, type RawResponse } from './support/raw-http.js';
@@ -46,6 +47,7 @@ describe('input refused at the edge', () => {
       expect(body.body.error.issues).toEqual([{ code: 'invalid_string', message: expect.stringContaining('1900-01-01'), path: ['date'] }]);
       await t.as(key).get(`/v1/transactions?startDate=${date}`).expect(422);
       await t.as(key).get(`/v1/balances/snapshots?endDate=${date}`).expect(422);
+      await t.as(key).get(`/v1/portfolio/snapshots?startDate=${date}`).expect(422);
     }
     for (const date of ['1900-01-01', '2024-02-29', '2199-12-31']) await newTransaction(key, cardId, { date });
     await t.as(key).patch(`/v1/transactions/${transactionId}`, { date: '0000-01-01' }).expect(422);
@@ -135,14 +137,22 @@ describe('input refused at the edge', () => {
   });
 });
 
+/** A brokerage authorization of the sweep's user, connected through the sandbox portal as a browser would open it. */
+async function connectBrokerage(): Promise<string> {
+  const redirectUrl = new URL((await t.as(key).post('/v1/brokerage/connect', {}).expect(200)).body.redirectUrl);
+  const portal = await request(t.server).get(`${redirectUrl.pathname}${redirectUrl.search}`).redirects(0).expect(302);
+  return new URL(portal.headers.location as string).searchParams.get('brokerageAuthorizationId') ?? '';
+}
+
 describe('bad-input sweep over the served OpenAPI document', () => {
   const CONCURRENCY = 8;
 
   it('answers every hostile case without a 5xx, as documented, and leaves the projections flowing', async () => {
     const document = t.openApi.document as unknown as ServedDocument;
-    const realIds: Record<string, string> = { accountId: cardId, transactionId };
+    const realIds: Record<string, string> = { accountId: cardId, transactionId, brokerageAuthorizationId: await connectBrokerage() };
+    realIds.symbol = 'AAPL'; // a ticker the sandbox market knows, so the quote's valid case answers 200
     const foreignIds: Record<string, string> = { accountId: foreign.accountId, transactionId: foreign.transactionId };
-    const kind = (name: string) => (/account/i.test(name) ? 'accountId' : /transaction/i.test(name) ? 'transactionId' : name);
+    const kind = (name: string) => (/authorization/i.test(name) ? 'brokerageAuthorizationId' : /account/i.test(name) ? 'accountId' : /transaction/i.test(name) ? 'transactionId' : name);
     const plan = planSweep(document, { realId: (name) => realIds[kind(name)], foreignId: (name) => foreignIds[kind(name)] });
     // Deletions last, so every other operation meets the real account and transaction.
     const ordered = [...plan.cases.filter((entry) => entry.method !== 'DELETE'), ...plan.cases.filter((entry) => entry.method === 'DELETE')];

@@ -1,3 +1,5 @@
+import { appendsOf, seededConnection } from '../projections/brokerage/brokerage-events.test-support.js';
+import request from 'supertest';
 import type { Clock } from '../src/core/clock.js';
 import { openSession } from '../src/modules/identity/session.store.js';
 import type { OpenApiOperation } from './support/openapi-validator.js';
@@ -28,9 +30,31 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
     const { publicToken } = (await a.post('/v1/sandbox/public-token', { institutionId: 'ins_100003' }).expect(200)).body;
     return (await a.post('/v1/link/items', { publicToken }).expect(201)).body.linkItemId;
   },
+  brokerageAuthorizationId: async (a) => {
+    const redirectUrl = new URL((await a.post('/v1/brokerage/connect', {}).expect(200)).body.redirectUrl);
+    // The portal, opened as a browser would (no credential), completes the connection and names it in the return URL.
+    const portal = await request(t.server).get(`${redirectUrl.pathname}${redirectUrl.search}`).redirects(0).expect(302);
+    return new URL(portal.headers.location as string).searchParams.get('brokerageAuthorizationId') ?? '';
+  },
 };
 /** Path parameters that name public things (a market ticker), not anything of a user's. */
 const NOT_OWNED = new Set(['symbol']);
+
+/**
+ * Query parameters naming something of a user's that an operation answers 404 to when it is not
+ * the caller's (it documents 404): B's filter on A's id must be a 404 too, not A's data or an
+ * empty page. A's brokerage account is seeded as the connect flow and first sync append it.
+ */
+const QUERY_FIXTURES: Record<string, (owner: { userId: string }) => Promise<string>> = {
+  accountId: async ({ userId }) => {
+    const connection = seededConnection(userId, { asOf: clock.now().toISOString() });
+    for (const { streamId, events } of appendsOf(connection)) {
+      const metadata = { userId, actor: 'system' as const, requestId: 'seed', causationId: 'seed', correlationId: 'seed', occurredAt: clock.now().toISOString(), schemaVersion: 1 };
+      await t.runtime.eventStore.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata })), 'no_stream');
+    }
+    return connection.accounts[0].data.accountId;
+  },
+};
 
 /** A stopped clock: nothing time-driven (lastUsedAt, jobs) changes A's data during the sweep. */
 const clock: Clock = { now: () => new Date('2026-11-20T12:00:00.000Z') };
@@ -67,6 +91,8 @@ describe('isolation between users', () => {
     const b = await t.newUser(['read', 'write', 'keys']);
     const ids: Record<string, string> = {};
     for (const [name, create] of Object.entries(FIXTURES)) ids[name] = await create(t.as(a.key));
+    const queryIds: Record<string, string> = {};
+    for (const [name, create] of Object.entries(QUERY_FIXTURES)) queryIds[name] = await create(a);
     // Linking A's item queued its first sync: A's data is what it is once that has run and is projected.
     await t.settle();
 
@@ -75,6 +101,11 @@ describe('isolation between users', () => {
     const missing = targeted.flatMap((op) => op.params.filter((param) => !NOT_OWNED.has(param) && !FIXTURES[param]).map((param) => `${op.method.toUpperCase()} ${op.route}: {${param}}`));
     expect(missing).toEqual([]); // add a fixture (or a NOT_OWNED entry) for each parameter listed
     expect(targeted.length).toBeGreaterThanOrEqual(9);
+    const queryIdsOf = (op: Operation) => (op.operation.parameters ?? []).filter((p) => p.in === 'query' && /Id$/.test(p.name)).map((p) => p.name);
+    const filtered = operations.filter((op) => op.method === 'get' && op.operation.responses['404'] && queryIdsOf(op).length > 0 && op.params.length === 0);
+    const missingQuery = filtered.flatMap((op) => queryIdsOf(op).filter((name) => !QUERY_FIXTURES[name]).map((name) => `GET ${op.route}?${name}`));
+    expect(missingQuery).toEqual([]); // add a QUERY_FIXTURES entry for each query parameter listed
+    expect(filtered.length).toBeGreaterThanOrEqual(2);
 
     // Everything A can read, by every GET that needs nothing but A's ids.
     const readable = operations.filter((op) => op.method === 'get' && op.params.every((param) => FIXTURES[param]) && !(op.operation.parameters ?? []).some((p) => p.in === 'query' && p.required));
@@ -101,6 +132,15 @@ describe('isolation between users', () => {
         if (!idempotentDelete) expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
         expect([label, await snapshotOfA()]).toEqual([label, before]);
       }
+      for (const op of filtered) {
+        for (const name of queryIdsOf(op)) {
+          const url = `${op.route}?${name}=${queryIds[name]}`;
+          const label = `${credential}: GET ${url}`;
+          const response = await asB.get(url);
+          expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
+        }
+      }
+      expect(await snapshotOfA()).toEqual(before);
     }
     await t.as(a.key).get('/v1/accounts').expect(200);
   });

@@ -44,4 +44,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '2.5' })).toThrow('BANK_LINK_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440, got "2.5".');
     expect(() => loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '10000' })).toThrow(/^BANK_LINK_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440/);
   });
+
+  it('reads the quote provider (sandbox by default), the quote cache TTL (15 s) and the provider call timeout (2 s)', () => {
+    expect(loadConfig({})).toMatchObject({ quoteProvider: 'sandbox', quoteCacheTtlSeconds: 15, quoteProviderTimeoutMs: 2000 });
+    expect(loadConfig({ QUOTE_PROVIDER: 'none', QUOTE_CACHE_TTL_SECONDS: '60', QUOTE_PROVIDER_TIMEOUT_MS: '500' })).toMatchObject({ quoteProvider: 'none', quoteCacheTtlSeconds: 60, quoteProviderTimeoutMs: 500 });
+    expect(() => loadConfig({ QUOTE_PROVIDER: 'exchange' })).toThrow(/^QUOTE_PROVIDER must be one of sandbox, none/);
+    expect(() => loadConfig({ QUOTE_CACHE_TTL_SECONDS: '0' })).toThrow('QUOTE_CACHE_TTL_SECONDS must be a whole number from 1 to 3600, got "0".');
+    expect(() => loadConfig({ QUOTE_PROVIDER_TIMEOUT_MS: '1.5' })).toThrow(/^QUOTE_PROVIDER_TIMEOUT_MS must be a whole number from 1 to 60000/);
+  });
+
+  it('reads the brokerage-link provider (sandbox by default), the portal return URL (PUBLIC_URL/ by default) and the daily brokerage sync interval', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://ledger.example/' })).toMatchObject({ brokerageLinkProvider: 'sandbox', brokerageReturnUrl: 'https://ledger.example/', brokerageSyncIntervalMinutes: 1440 });
+    expect(loadConfig({ PORT: '8080' }).brokerageReturnUrl).toBe('http://localhost:8080/');
+    expect(loadConfig({ BROKERAGE_LINK_PROVIDER: 'none', BROKERAGE_RETURN_URL: 'https://app.example/brokerage/done', BROKERAGE_SYNC_INTERVAL_MINUTES: '0' })).toMatchObject({
+      brokerageLinkProvider: 'none',
+      brokerageReturnUrl: 'https://app.example/brokerage/done',
+      brokerageSyncIntervalMinutes: 0,
+    });
+    expect(() => loadConfig({ BROKERAGE_LINK_PROVIDER: 'snaptrade' })).toThrow(/^BROKERAGE_LINK_PROVIDER must be one of sandbox, none/);
+    expect(() => loadConfig({ BROKERAGE_RETURN_URL: 'javascript:alert(1)' })).toThrow(/^BROKERAGE_RETURN_URL must start with http:\/\/ or https:\/\//);
+    expect(() => loadConfig({ BROKERAGE_SYNC_INTERVAL_MINUTES: '1441' })).toThrow(/^BROKERAGE_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440/);
+  });
 });

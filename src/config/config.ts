@@ -35,10 +35,28 @@ export interface AppConfig {
   readonly linkTokenKey: Buffer | null;
   /** Every linked item is synced this often without being asked (minutes, at most a day); 0 turns it off. */
   readonly bankLinkSyncIntervalMinutes: number;
+  /** The market-quote provider behind the quote port; `none` turns quotes off (503 QUOTE_PROVIDER_NOT_CONFIGURED). */
+  readonly quoteProvider: QuoteProviderName;
+  /** How long a quote, or a symbol's absence, is answered from the cache (seconds). */
+  readonly quoteCacheTtlSeconds: number;
+  /** A call to the quote provider that has not answered by then fails: 503 QUOTE_PROVIDER_UNAVAILABLE. */
+  readonly quoteProviderTimeoutMs: number;
+  /** The brokerage-link provider behind the port; `sandbox` also serves the sandbox brokerage operations, `none` turns connecting off. */
+  readonly brokerageLinkProvider: BrokerageLinkProviderName;
+  /** Where the connection portal sends the browser back, with `brokerageAuthorizationId` and `status` added to its query. */
+  readonly brokerageReturnUrl: string;
+  /** Every brokerage authorization is synced (and its accounts snapshotted) this often without being asked (minutes, at most a day); 0 turns it off. */
+  readonly brokerageSyncIntervalMinutes: number;
 }
 
 export const BANK_LINK_PROVIDERS = ['sandbox', 'none'] as const;
 export type BankLinkProviderName = (typeof BANK_LINK_PROVIDERS)[number];
+
+export const BROKERAGE_LINK_PROVIDERS = ['sandbox', 'none'] as const;
+export type BrokerageLinkProviderName = (typeof BROKERAGE_LINK_PROVIDERS)[number];
+
+export const QUOTE_PROVIDERS = ['sandbox', 'none'] as const;
+export type QuoteProviderName = (typeof QUOTE_PROVIDERS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -47,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const allowedCallbackOrigins = origins(env, 'ALLOWED_CALLBACK_ORIGINS');
   const oauthProviders = loadOAuthProviders(env);
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   if (oauthProviders.length > 0 && allowedCallbackOrigins.length === 0) {
     throw new ConfigError(
       `ALLOWED_CALLBACK_ORIGINS is empty, so no sign-in could ever return to an application: set it to the origins of your web apps (OAuth providers configured: ${oauthProviders.map((p) => p.name).join(', ')}).`,
@@ -60,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
     embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    publicUrl,
     allowedCallbackOrigins,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
@@ -72,6 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
     bankLinkSyncIntervalMinutes: integer(env, 'BANK_LINK_SYNC_INTERVAL_MINUTES', 60, 0, 1440),
+    quoteProvider: oneOf(env, 'QUOTE_PROVIDER', QUOTE_PROVIDERS, 'sandbox'),
+    quoteCacheTtlSeconds: integer(env, 'QUOTE_CACHE_TTL_SECONDS', 15, 1, 3600),
+    quoteProviderTimeoutMs: integer(env, 'QUOTE_PROVIDER_TIMEOUT_MS', 2000, 1, 60000),
+    brokerageLinkProvider: oneOf(env, 'BROKERAGE_LINK_PROVIDER', BROKERAGE_LINK_PROVIDERS, 'sandbox'),
+    brokerageReturnUrl: url(env, 'BROKERAGE_RETURN_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/`,
+    brokerageSyncIntervalMinutes: integer(env, 'BROKERAGE_SYNC_INTERVAL_MINUTES', 1440, 0, 1440),
   };
 }
 

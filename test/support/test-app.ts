@@ -14,6 +14,8 @@ import { sql } from 'kysely';
 import { formatPosition, type GlobalPosition, START_POSITION } from '../../src/core/events.js';
 import { InProcessJobRunner } from '../../src/infrastructure/jobs/in-process-job-runner.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import type { QuoteProvider } from '../../src/modules/quotes/quote.port.js';
+import { replaceQuoteProvider } from '../../src/modules/quotes/quotes.wiring.js';
 
 export interface TestApp {
   readonly app: INestApplication;
@@ -49,6 +51,8 @@ export interface TestAppOptions {
   readonly logTo?: NodeJS.WritableStream;
   /** The job definitions (the service's own by default). */
   readonly jobs?: typeof serviceJobs;
+  /** Replaces the configured quote provider (still behind the service's timeout and cache). */
+  readonly quoteProvider?: QuoteProvider;
 }
 
 /** The real application on a fresh database: HTTP in, PostgreSQL out, nothing mocked. */
@@ -58,6 +62,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const log = options.logTo ? createLogger(options.env?.LOG_LEVEL ? config.logLevel : 'info', options.logTo) : createLogger(config.logLevel);
   const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs });
+  if (options.quoteProvider) replaceQuoteProvider(runtime, options.quoteProvider);
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;
   const openApi = new OpenApiValidator((await request(server).get('/v1/openapi.json').expect(200)).body);

@@ -12,6 +12,7 @@ import * as bankLink from './migrations/0009-bank-link.js';
 import * as bankLinkWebhooks from './migrations/0010-bank-link-webhooks.js';
 import * as sandboxBankItemSize from './migrations/0011-sandbox-bank-item-size.js';
 import * as sandboxBankReconnect from './migrations/0012-sandbox-bank-reconnect.js';
+import * as brokerageLink from './migrations/0013-brokerage-link.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0010-bank-link-webhooks': bankLinkWebhooks,
   '0011-sandbox-bank-item-size': sandboxBankItemSize,
   '0012-sandbox-bank-reconnect': sandboxBankReconnect,
+  '0013-brokerage-link': brokerageLink,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -1,6 +1,14 @@
 import type { Generated } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import type { BalanceSnapshotsTable } from '../../../projections/balance-snapshots/balance-snapshots.table.js';
+import type {
+  BrokerageAccountsTable,
+  BrokerageActivitiesTable,
+  BrokerageAuthorizationsTable,
+  BrokerageBalancesTable,
+  BrokeragePositionsTable,
+  PortfolioSnapshotsTable,
+} from '../../../projections/brokerage/brokerage.tables.js';
 import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
 import type { LinkItemsTable } from '../../../projections/link-items/link-items.table.js';
 import type { TagsTable } from '../../../projections/tags/tags.table.js';
@@ -158,6 +166,58 @@ export interface BankLinkWebhooksReceivedTable {
   received_at: Date;
 }
 
+/** The service's registration of a user with the brokerage-link provider, its secret sealed (migration 0013). */
+export interface BrokerageLinkUsersTable {
+  user_id: string;
+  provider: string;
+  provider_user_id: string;
+  sealed_user_secret: Buffer;
+  created_at: Date;
+}
+
+/** The brokerage authorizations the service has recorded, for the daily sync (migration 0013). */
+export interface BrokerageLinkAuthorizationsTable {
+  authorization_uuid: string;
+  user_id: string;
+  provider: string;
+  brokerage_authorization_id: string;
+  created_at: Date;
+}
+
+/** The sandbox brokerage's registered users, their secrets hashed (migration 0013). */
+export interface SandboxBrokerageUsersTable {
+  user_id: string;
+  secret_hash: Buffer;
+  created_at: Date;
+}
+
+/** The sandbox brokerage's authorizations: enough to derive their accounts and history (migration 0013). */
+export interface SandboxBrokerageAuthorizationsTable {
+  authorization_id: string;
+  user_id: string;
+  brokerage_id: string;
+  seed: string;
+  /** YYYY-MM-DD: what the accounts' history is anchored on. */
+  opened_on: string;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  created_at: Date;
+  removed_at: Date | null;
+}
+
+/** The sandbox brokerage's connection portal sessions: single use, five minutes, hashed (migration 0013). */
+export interface SandboxBrokeragePortalSessionsTable {
+  token_hash: Buffer;
+  user_id: string;
+  /** The authorization the portal reconnects (null: a new connection). */
+  reconnect_authorization_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  /** The authorization the session completed. */
+  authorization_id: string | null;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
@@ -172,6 +232,11 @@ export interface Database {
   sandbox_bank_items: SandboxBankItemsTable;
   sandbox_bank_link_tokens: SandboxBankLinkTokensTable;
   bank_link_webhooks_received: BankLinkWebhooksReceivedTable;
+  brokerage_link_users: BrokerageLinkUsersTable;
+  brokerage_link_authorizations: BrokerageLinkAuthorizationsTable;
+  sandbox_brokerage_users: SandboxBrokerageUsersTable;
+  sandbox_brokerage_authorizations: SandboxBrokerageAuthorizationsTable;
+  sandbox_brokerage_portal_sessions: SandboxBrokeragePortalSessionsTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;
@@ -181,4 +246,10 @@ export interface Database {
   category_groups: CategoryGroupsTable;
   categories: CategoriesTable;
   link_items: LinkItemsTable;
+  brokerage_authorizations: BrokerageAuthorizationsTable;
+  brokerage_accounts: BrokerageAccountsTable;
+  brokerage_balances: BrokerageBalancesTable;
+  brokerage_positions: BrokeragePositionsTable;
+  brokerage_activities: BrokerageActivitiesTable;
+  portfolio_snapshots: PortfolioSnapshotsTable;
 }

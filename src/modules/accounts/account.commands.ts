@@ -26,7 +26,7 @@ export class ExecuteAccountCommand extends Command<AccountOutcome> {
 
 const NOT_MANUAL = {
   UpdateManualBalance: 'Only a manual account balance can be set by hand; this one is synced from its provider.',
-  DeleteAccount: 'A linked account leaves with its item: disconnect it with DELETE /link/items/{linkItemId}.',
+  DeleteAccount: 'A linked account leaves with its connection: a bank-link account with DELETE /link/items/{linkItemId}; a brokerage account is kept in step with its brokerage authorization.',
 };
 
 /**

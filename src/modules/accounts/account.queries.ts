@@ -85,7 +85,7 @@ function toListItem(row: AccountRow): AccountListItemResponse {
 }
 
 export function toDetail(row: AccountRow): AccountDetailResponse {
-  if (row.source === 'bank_link') return linkedDetail(row);
+  if (row.source !== 'manual') return linkedDetail(row);
   const limit = effectiveCreditLimit(row.credit_limit, row.user_override_credit_limit);
   const available = row.current === null ? null : row.type === 'credit_card' && limit === null ? null : availableBalance(row.type, normaliseDecimal(row.current), limit && normaliseDecimal(limit));
   return {
@@ -97,7 +97,7 @@ export function toDetail(row: AccountRow): AccountDetailResponse {
   };
 }
 
-/** A linked account's balances are the provider's, as it reported them (signed as the port says). */
+/** A linked account's (bank or brokerage) balances are the provider's, as it reported them (signed as the port says). */
 function linkedDetail(row: AccountRow): AccountDetailResponse {
   return {
     ...sharedFields(row),
