@@ -29,6 +29,11 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
     return (await a.post('/v1/link/items', { publicToken }).expect(201)).body.linkItemId;
   },
 };
+/**
+ * Operations that take one of the user's ids in the query rather than the path, and answer 404 to
+ * an id that is not the caller's (operationId → parameter).
+ */
+const QUERY_TARGETED: Record<string, string> = { getSpending: 'accountId', getCreditSpending: 'accountId' };
 /** Path parameters that name public things (a market ticker), not anything of a user's. */
 const NOT_OWNED = new Set(['symbol']);
 
@@ -75,6 +80,8 @@ describe('isolation between users', () => {
     const missing = targeted.flatMap((op) => op.params.filter((param) => !NOT_OWNED.has(param) && !FIXTURES[param]).map((param) => `${op.method.toUpperCase()} ${op.route}: {${param}}`));
     expect(missing).toEqual([]); // add a fixture (or a NOT_OWNED entry) for each parameter listed
     expect(targeted.length).toBeGreaterThanOrEqual(9);
+    const queryTargeted = operations.filter((op) => op.operation.operationId !== undefined && op.operation.operationId in QUERY_TARGETED);
+    expect(queryTargeted.map((op) => op.operation.operationId).sort()).toEqual(Object.keys(QUERY_TARGETED).sort());
 
     // Everything A can read, by every GET that needs nothing but A's ids.
     const readable = operations.filter((op) => op.method === 'get' && op.params.every((param) => FIXTURES[param]) && !(op.operation.parameters ?? []).some((p) => p.in === 'query' && p.required));
@@ -101,6 +108,13 @@ describe('isolation between users', () => {
         if (!idempotentDelete) expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
         expect([label, await snapshotOfA()]).toEqual([label, before]);
       }
+      for (const op of queryTargeted) {
+        const parameter = QUERY_TARGETED[op.operation.operationId as string];
+        const label = `${credential}: ${op.method.toUpperCase()} ${op.route}?${parameter}`;
+        const response = await send(asB, op.method, `${op.route}?${parameter}=${ids[parameter]}`, undefined);
+        expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
+      }
+      expect(await snapshotOfA()).toEqual(before);
     }
     await t.as(a.key).get('/v1/accounts').expect(200);
   });
