@@ -4,9 +4,11 @@ import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshot
 import { brokerageProjection } from './brokerage/brokerage.projection.js';
 import { categoriesProjection } from './categories/categories.projection.js';
 import { linkItemsProjection } from './link-items/link-items.projection.js';
+import { spendingProjection } from './spending/spending.projection.js';
 import { tagsProjection } from './tags/tags.projection.js';
 import { transactionActivityProjection } from './transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from './transactions/transactions.projection.js';
+import { userSettingsProjection } from './user-settings/user-settings.projection.js';
 
 /** Every read model the service keeps; the README's projection list mirrors this one. */
 export const PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -18,4 +20,6 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   categoriesProjection,
   linkItemsProjection,
   brokerageProjection,
+  userSettingsProjection,
+  spendingProjection,
 ];

@@ -39,6 +39,11 @@ import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js'
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
 import { GetTagHandler, ListTagsHandler } from './modules/tags/tag.queries.js';
+import { SpendingHttpController } from './modules/insights/spending/http/spending.http-controller.js';
+import { GetSpendingHandler } from './modules/insights/spending/spending.queries.js';
+import { MeHttpController } from './modules/settings/http/me.http-controller.js';
+import { SetUserTimeZoneHandler } from './modules/settings/user-settings.commands.js';
+import { GetProfileHandler } from './modules/settings/user-settings.queries.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
 import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
@@ -50,7 +55,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -99,6 +104,9 @@ export class AppModule {
         GetBrokerageOverviewHandler,
         ListBrokerageActivitiesHandler,
         ListPortfolioSnapshotsHandler,
+        SetUserTimeZoneHandler,
+        GetProfileHandler,
+        GetSpendingHandler,
       ],
     };
   }

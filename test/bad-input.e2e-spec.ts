@@ -127,6 +127,21 @@ describe('input refused at the edge', () => {
     expect(issuesOf(proto)).toEqual([{ code: 'unrecognized_keys', message: expect.any(String), path: ['__proto__'] }]);
   });
 
+  it('refuses a bad spending period or account type (422 at the parameter), a foreign or malformed accountId (404), and a time zone that is not IANA', async () => {
+    for (const [query, path] of [['period=1d', 'period'], ['period=ALL', 'period'], ['accountType=savings', 'accountType'], ['period=%00', 'period']]) {
+      for (const operation of ['/v1/spending', '/v1/spending/credit']) {
+        if (path === 'accountType' && operation.endsWith('credit')) continue;
+        const response = await t.as(key).get(`${operation}?${query}`).expect(422);
+        expect([operation, query, response.body.error.issues[0].path]).toEqual([operation, query, [path]]);
+      }
+    }
+    for (const accountId of [foreign.accountId, 'not-a-uuid', `${cardId}%00`]) await t.as(key).get(`/v1/spending?accountId=${accountId}`).expect(accountId.includes('%00') ? 422 : 404);
+    for (const timeZone of ['Europe/Atlantis', 'GMT+01:00', 'a'.repeat(65), 42]) {
+      const response = await t.as(key).patch('/v1/me', { timeZone }).expect(422);
+      expect(response.body.error.issues[0].path).toEqual(['timeZone']);
+    }
+  });
+
   it('refuses a cursor with forged contents (422)', async () => {
     const forge = (contents: unknown) => Buffer.from(JSON.stringify(contents)).toString('base64url');
     const own = JSON.parse(Buffer.from((await t.as(key).get('/v1/transactions?limit=1').expect(200)).body.nextCursor, 'base64url').toString('utf8'));

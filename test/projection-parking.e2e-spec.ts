@@ -79,9 +79,14 @@ describe('an event the transactions projector cannot apply', () => {
       categories: { status: 'ok', parked: 0 },
       tags: { status: 'ok', parked: 0 },
       'link-items': { status: 'ok', parked: 0 },
+      'user-settings': { status: 'ok', parked: 0 },
+      // The spending read model reads the same event and cannot store its day either.
+      spending: { status: 'parked', parked: 1 },
     });
 
-    const [parked] = await listParkedEvents(t.runtime.database.db);
+    const parkedEvents = await listParkedEvents(t.runtime.database.db);
+    expect(parkedEvents.map((event) => event.projection)).toEqual(['spending', 'transactions']);
+    const parked = parkedEvents.find((event) => event.projection === 'transactions') as (typeof parkedEvents)[number];
     expect(parked).toMatchObject({ projection: 'transactions', event_type: 'TransactionCreated', stream_id: `transaction-${poisonId}`, request_id: requestId, user_id: alice.userId, status: 'parked' });
     expect(parked.error).toContain('out of range');
     expect(logLines).toContainEqual(
@@ -91,6 +96,7 @@ describe('an event the transactions projector cannot apply', () => {
     // The operator skips it: the projection is healthy again, and the record says who and when.
     const skipped = await skipParkedEvent(t.runtime.database.db, { name: 'transactions', version: parked.version }, position, 'on-call');
     expect(skipped).toMatchObject({ result: 'skipped', parked: { resolved_by: 'on-call' } });
+    await skipParkedEvent(t.runtime.database.db, { name: 'spending', version: 1 }, position, 'on-call');
     expect(await health()).toMatchObject({ status: 'ok', projections: { transactions: { status: 'ok', parked: 0 } } });
   });
 });

@@ -11,9 +11,11 @@ import type {
 } from '../../../projections/brokerage/brokerage.tables.js';
 import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
 import type { LinkItemsTable } from '../../../projections/link-items/link-items.table.js';
+import type { SpendingAggregateTable, SpendingTransactionsTable } from '../../../projections/spending/spending.table.js';
 import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
+import type { UserSettingsTable } from '../../../projections/user-settings/user-settings.table.js';
 import type { ProjectionLeasesTable } from '../projections/projection-lease.js';
 
 export interface ProjectionVersionsTable {
@@ -252,4 +254,8 @@ export interface Database {
   brokerage_positions: BrokeragePositionsTable;
   brokerage_activities: BrokerageActivitiesTable;
   portfolio_snapshots: PortfolioSnapshotsTable;
+  user_settings: UserSettingsTable;
+  spending_transactions: SpendingTransactionsTable;
+  spending_daily: SpendingAggregateTable;
+  spending_monthly: SpendingAggregateTable;
 }

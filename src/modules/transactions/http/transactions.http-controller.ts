@@ -7,6 +7,7 @@ import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { transactionActivityProjection } from '../../../../projections/transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
+import { spendingProjection } from '../../../../projections/spending/spending.projection.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
@@ -23,8 +24,8 @@ import { TransactionActivityResponse, TransactionPageResponse, TransactionRespon
 
 const DEFAULT_LIMIT = 50;
 
-/** What a transaction write's response and the writer's next reads (the transaction, its activity) are built from. */
-const TRANSACTION_READ_MODELS = [transactionsProjection.name, transactionActivityProjection.name];
+/** What a transaction write's response and the writer's next reads (the transaction, its activity, their spending) are built from. */
+const TRANSACTION_READ_MODELS = [transactionsProjection.name, transactionActivityProjection.name, spendingProjection.name];
 
 @ApiTags('Transactions')
 @ApiBearerAuth('bearerAuth')

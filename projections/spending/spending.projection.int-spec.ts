@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { createMigratedDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import type { DomainEvent } from '../../src/core/events.js';
+import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
+import { migrate } from '../../src/infrastructure/database/migrate.js';
+import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
+import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
+import { projectionSchema } from '../../src/infrastructure/projections/projection.js';
+import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
+import { accountStreamId } from '../../src/modules/accounts/account.js';
+import type { ProviderValues, TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
+import { transactionStreamId } from '../../src/modules/transactions/transaction.js';
+import { spendingProjection } from './spending.projection.js';
+import { UNCATEGORIZED } from './spending.table.js';
+
+let database: TestDatabase;
+let connection: DatabaseConnection;
+let store: PostgresEventStore;
+let watch: CheckpointWatch;
+let runner: ProjectionRunner;
+
+beforeAll(async () => {
+  ({ database, connection } = await createMigratedDatabase());
+  store = new PostgresEventStore(connection.pool);
+  watch = new CheckpointWatch(connection.db, connection.pool, [spendingProjection]);
+  await watch.start();
+  runner = new ProjectionRunner(connection, store, spendingProjection, watch, { parkingDelaysMs: [10, 10, 10] });
+  runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+  await watch.close();
+  await store.close();
+  await connection.close();
+  await database.drop();
+});
+
+const metadata = (userId: string) => ({ userId, actor: 'user' as const, requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-20T10:00:00.000Z', schemaVersion: 1 });
+
+async function append(streamId: string, events: readonly DomainEvent[], userId: string): Promise<void> {
+  const result = await store.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata: metadata(userId) })), 'any');
+  expect(await watch.waitFor(result.position, 10_000)).toBe(true);
+}
+
+const manual = (transactionId: string, accountId: string, amount: string, date: string, categoryId: string | null, pending = false): DomainEvent => ({
+  type: 'TransactionCreated',
+  data: { transactionId, accountId, source: 'manual', amount, date, name: 'x', merchantName: null, categoryId, notes: null, pending, paymentChannel: null, location: null, tagIds: [], authorizedDate: null },
+});
+
+const provider = (amount: string, date: string, categoryId: string | null, pending: boolean): ProviderValues => ({
+  name: 'CARD', merchantName: null, amount, date, categoryId, paymentChannel: null, location: null, pending, authorizedDate: null, counterparties: [], logoUrl: null, website: null,
+});
+
+const imported = (transactionId: string, accountId: string, values: ProviderValues, replacesTransactionId: string | null = null): TransactionImported => ({
+  type: 'TransactionImported',
+  data: { ...values, transactionId, accountId, source: 'bank_link', linkItemId: 'item', linkAccountId: 'acc', providerTransactionId: transactionId, isoCurrencyCode: 'USD', replacesTransactionId },
+});
+
+interface Posted {
+  accountId: string;
+  categoryId: string | null;
+  date: string;
+  amount: number;
+}
+
+/** What the aggregate tables must hold for these posted transactions, summed here from the list. */
+function aggregatesOf(posted: readonly Posted[], monthly: boolean) {
+  const rows = new Map<string, { day: string; account_id: string; category_id: string; outflow: number; inflow: number; transactions: number }>();
+  for (const { accountId, categoryId, date, amount } of posted) {
+    const day = monthly ? `${date.slice(0, 7)}-01` : date;
+    const key = `${day}|${accountId}|${categoryId}`;
+    const row = rows.get(key) ?? { day, account_id: accountId, category_id: categoryId ?? UNCATEGORIZED, outflow: 0, inflow: 0, transactions: 0 };
+    rows.set(key, { ...row, outflow: row.outflow + Math.max(0, -amount), inflow: row.inflow + Math.max(0, amount), transactions: row.transactions + 1 });
+  }
+  return [...rows.values()].sort((a, b) => `${a.day}${a.account_id}${a.category_id}`.localeCompare(`${b.day}${b.account_id}${b.category_id}`));
+}
+
+async function aggregateRows(table: 'spending_daily' | 'spending_monthly', userId: string) {
+  const rows = await connection.db.selectFrom(table).select(['day', 'account_id', 'category_id', 'outflow', 'inflow', 'transactions']).where('user_id', '=', userId).execute();
+  return rows
+    .map((row) => ({ ...row, outflow: Number(row.outflow), inflow: Number(row.inflow) }))
+    .sort((a, b) => `${a.day}${a.account_id}${a.category_id}`.localeCompare(`${b.day}${b.account_id}${b.category_id}`));
+}
+
+describe('spending projection', () => {
+  it('keeps posted money per day and month through creations, edits, pending → posted, replacements, removals, deletions and a deleted account', async () => {
+    const userId = randomUUID();
+    const [checking, card, closed] = [randomUUID(), randomUUID(), randomUUID()];
+    const [food, travel] = [randomUUID(), randomUUID()];
+    const ids = Array.from({ length: 9 }, () => randomUUID());
+    await append(transactionStreamId(ids[0]), [manual(ids[0], checking, '-10.25', '2026-10-31', food)], userId);
+    await append(transactionStreamId(ids[1]), [manual(ids[1], checking, '-4', '2026-10-31', food)], userId);
+    await append(transactionStreamId(ids[2]), [manual(ids[2], card, '15', '2026-11-02', food)], userId); // a refund
+    await append(transactionStreamId(ids[3]), [manual(ids[3], card, '-99.99', '2026-11-02', null, true)], userId); // pending: not counted
+    await append(transactionStreamId(ids[4]), [manual(ids[4], closed, '-50', '2026-11-03', travel)], userId);
+    // Edits of amount, then date (across a month end), then category; the last one wins.
+    await append(
+      transactionStreamId(ids[0]),
+      [
+        { type: 'TransactionEdited', data: { transactionId: ids[0], changes: [{ field: 'amount', oldValue: '-10.25', newValue: '-12.5', locked: true }] } },
+        { type: 'TransactionEdited', data: { transactionId: ids[0], changes: [{ field: 'date', oldValue: '2026-10-31', newValue: '2026-11-01', locked: true }, { field: 'name', oldValue: 'x', newValue: 'y', locked: true }] } },
+        { type: 'TransactionEdited', data: { transactionId: ids[0], changes: [{ field: 'categoryId', oldValue: food, newValue: travel, locked: true }] } },
+      ],
+      userId,
+    );
+    // A pending card purchase the provider posts by an edit, another replaced by its posted transaction.
+    await append(transactionStreamId(ids[5]), [imported(ids[5], card, provider('-20', '2026-11-03', food, true))], userId);
+    await append(
+      transactionStreamId(ids[5]),
+      [{ type: 'TransactionEdited', data: { transactionId: ids[5], changes: [{ field: 'amount', oldValue: '-20', newValue: '-23.4', locked: false }], provider: provider('-23.4', '2026-11-03', food, false) } }],
+      userId,
+    );
+    await append(transactionStreamId(ids[6]), [imported(ids[6], card, provider('-30', '2026-11-04', food, true))], userId);
+    await append(transactionStreamId(ids[7]), [imported(ids[7], card, provider('-36', '2026-11-05', food, false), ids[6])], userId);
+    await append(transactionStreamId(ids[6]), [{ type: 'TransactionReplaced', data: { transactionId: ids[6], accountId: card, byTransactionId: ids[7] } }], userId);
+    // A duplicate the provider removes, a manual one the user deletes, an account deleted.
+    await append(transactionStreamId(ids[8]), [imported(ids[8], card, provider('-36', '2026-11-05', food, false))], userId);
+    await append(transactionStreamId(ids[8]), [{ type: 'TransactionRemoved', data: { transactionId: ids[8], accountId: card } }], userId);
+    await append(transactionStreamId(ids[1]), [{ type: 'TransactionDeleted', data: { transactionId: ids[1], accountId: checking } }], userId);
+    await append(accountStreamId(closed), [{ type: 'AccountDeleted', data: { accountId: closed } }], userId);
+
+    const posted: Posted[] = [
+      { accountId: checking, categoryId: travel, date: '2026-11-01', amount: -12.5 },
+      { accountId: card, categoryId: food, date: '2026-11-02', amount: 15 },
+      { accountId: card, categoryId: food, date: '2026-11-03', amount: -23.4 },
+      { accountId: card, categoryId: food, date: '2026-11-05', amount: -36 },
+    ];
+    expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf(posted, false));
+    expect(await aggregateRows('spending_monthly', userId)).toEqual(aggregatesOf(posted, true));
+    const remembered = await connection.db.selectFrom('spending_transactions').select(['id', 'pending']).where('user_id', '=', userId).orderBy('id').execute();
+    expect(remembered).toEqual([ids[0], ids[2], ids[3], ids[5], ids[7]].sort().map((id) => ({ id, pending: id === ids[3] })));
+  });
+
+  it('applies an edit once: replaying it (a retried event) changes nothing', async () => {
+    const userId = randomUUID();
+    const [account, id] = [randomUUID(), randomUUID()];
+    await append(transactionStreamId(id), [manual(id, account, '-10', '2026-11-01', null)], userId);
+    await append(transactionStreamId(id), [{ type: 'TransactionEdited', data: { transactionId: id, changes: [{ field: 'amount', oldValue: '-10', newValue: '-25', locked: true }] } }], userId);
+    const [, edit] = await store.readStream(transactionStreamId(id));
+    await connection.db.transaction().execute((trx) => spendingProjection.apply(trx, [edit]));
+    expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -25 }], false));
+  });
+
+  it('parks a transaction it cannot store and goes on with the next ones', async () => {
+    const userId = randomUUID();
+    const [account, bad, good] = [randomUUID(), randomUUID(), randomUUID()];
+    await append(transactionStreamId(bad), [manual(bad, account, 'lots', '2026-11-01', null)], userId);
+    await append(transactionStreamId(good), [manual(good, account, '-3', '2026-11-01', null)], userId);
+    const parked = (await listParkedEvents(connection.db)).filter((row) => row.stream_id === transactionStreamId(bad));
+    expect(parked).toEqual([expect.objectContaining({ projection: 'spending', event_type: 'TransactionCreated', status: 'parked' })]);
+    expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -3 }], false));
+  });
+
+  // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
+  it('rebuilds the same tables from the events alone (a new version replays $all)', async () => {
+    const rebuilt = { ...spendingProjection, version: 2 };
+    await migrate(connection.db, [rebuilt]);
+    const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
+    await rebuiltWatch.start();
+    const rebuiltRunner = new ProjectionRunner(connection, store, rebuilt, rebuiltWatch, { parkingDelaysMs: [10, 10, 10] });
+    rebuiltRunner.start();
+    try {
+      const head = await store.readAll({ maxCount: 100_000 });
+      expect(await rebuiltWatch.waitFor(head[head.length - 1].position, 30_000)).toBe(true);
+      const keys: Record<string, string> = { spending_transactions: 'id', spending_daily: 'user_id, day, account_id, category_id', spending_monthly: 'user_id, day, account_id, category_id' };
+      for (const table of spendingProjection.tables) {
+        const rows = async (version: number) =>
+          (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${projectionSchema({ name: 'spending', version })}.${table}`)} ORDER BY ${sql.raw(keys[table])}`.execute(connection.db)).rows;
+        const [original, again] = [await rows(1), await rows(2)];
+        expect([table, again.length > 0, again]).toEqual([table, true, original]);
+      }
+    } finally {
+      await rebuiltRunner.stop();
+      await rebuiltWatch.close();
+    }
+  });
+});

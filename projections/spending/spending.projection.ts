@@ -1,0 +1,44 @@
+import type { RecordedEvent } from '../../src/core/events.js';
+import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
+import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
+import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
+import { TRANSACTION_STREAM_PREFIX } from '../../src/modules/transactions/transaction.js';
+import { SpendingBatch } from './spending-batch.js';
+import { createSpendingTables } from './spending.table.js';
+import { deleteAccountsSpending, loadSpendingTransactions, writeSpendingChanges } from './spending-writes.js';
+
+/**
+ * `spending`: posted money per user × account × category × day and × month, what `GET /spending`
+ * sums. Which categories count, and which accounts are live, is decided when read (from the
+ * `categories` and `accounts` read models), so excluding a category or deleting an account moves
+ * the money at once without touching these rows (docs/decisions/0015).
+ */
+export const spendingProjection: ProjectionDefinition = {
+  name: 'spending',
+  version: 1,
+  tables: ['spending_transactions', 'spending_daily', 'spending_monthly'],
+  eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'AccountDeleted', 'LinkItemDisconnected'],
+  createTables: createSpendingTables,
+  async apply(trx, events) {
+    const onTransactionStreams = events.filter((recorded) => recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX));
+    const ids = [...new Set(onTransactionStreams.map((recorded) => (recorded.data as { transactionId: string }).transactionId))];
+    const batch = new SpendingBatch(await loadSpendingTransactions(trx, ids));
+    for (const recorded of events) {
+      const leaving = accountsLeaving(recorded);
+      if (leaving) {
+        await writeSpendingChanges(trx, batch.takeChanges());
+        await deleteAccountsSpending(trx, leaving);
+        batch.forgetAccounts(leaving);
+      } else if (recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX)) {
+        batch.apply(recorded);
+      }
+    }
+    await writeSpendingChanges(trx, batch.takeChanges());
+  },
+};
+
+function accountsLeaving(recorded: RecordedEvent): readonly string[] | null {
+  if (recorded.type === 'AccountDeleted' && recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) return [(recorded.data as AccountDeleted['data']).accountId];
+  if (recorded.type === 'LinkItemDisconnected' && recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX)) return (recorded.data as LinkItemDisconnected['data']).accountIds;
+  return null;
+}
