@@ -79,6 +79,7 @@ describe('an event the transactions projector cannot apply', () => {
       categories: { status: 'ok', parked: 0 },
       tags: { status: 'ok', parked: 0 },
       'link-items': { status: 'ok', parked: 0 },
+      brokerage: { status: 'ok', parked: 0 },
       'user-settings': { status: 'ok', parked: 0 },
       // The spending read model reads the same event and cannot store its day either.
       spending: { status: 'parked', parked: 1 },
