@@ -57,7 +57,7 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
     }
     const outcome = await handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
     // A deleted account's transactions can no longer keep a stream alive.
-    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, context.now);
+    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
     return outcome;
   }
 }

@@ -54,7 +54,7 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
     // Tags are no part of a stream; anything else recorded may make, change or end one.
-    if (outcome.events.some((event) => event.type !== 'TagApplied' && event.type !== 'TagRemoved')) await this.recurringRefresh.afterTransactionsChanged(context.userId, context.now);
+    if (outcome.events.some((event) => event.type !== 'TagApplied' && event.type !== 'TagRemoved')) await this.recurringRefresh.afterTransactionsChanged(context.userId);
     return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
   }
 

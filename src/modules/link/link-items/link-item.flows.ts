@@ -111,7 +111,7 @@ export class LinkItemFlows {
       new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkItem', linkItemUuid }, context),
       [...LINK_READ_MODELS, transactionsProjection.name],
     );
-    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, context.now);
+    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
     await this.removeAtProvider(linkItemUuid);
     return { disconnected: outcome.events.length > 0 };
   }

@@ -26,10 +26,13 @@ export interface RecurringRefreshInput {
 export function recurringRefreshJobId(userId: string, at: Date, debounceMs: number): { jobId: string; delayMs: number } {
   if (debounceMs <= 0) return { jobId: `recurring-refresh-${userId}-${at.getTime()}`, delayMs: 0 };
   const window = Math.floor(at.getTime() / debounceMs);
-  return { jobId: `recurring-refresh-${userId}-${window}`, delayMs: (window + 1) * debounceMs - at.getTime() };
+  return { jobId: `recurring-refresh-${userId}-${window}`, delayMs: (window + 1) * debounceMs - at.getTime() + WINDOW_MARGIN_MS };
 }
 
-/** Queues the user's refresh: after a bank-link sync that changed something and after a manual transaction change. */
+/** Runs a little after its window ends, so a timer firing early or a clock a little behind cannot start it inside the window. */
+const WINDOW_MARGIN_MS = 50;
+
+/** Queues the user's refresh, `at` being now (not when the request began): after a sync that changed transactions, and after a manual change. */
 export async function queueRecurringRefresh(jobs: Pick<JobQueue, 'enqueue'>, userId: string, at: Date, debounceMs: number): Promise<void> {
   const input: RecurringRefreshInput = { userId };
   await jobs.enqueue(RECURRING_REFRESH_JOB, input, recurringRefreshJobId(userId, at, debounceMs));

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../../config/config.js';
 import type { JobRunner } from '../../../../infrastructure/jobs/job.js';
-import { CONFIG, JOBS, LOGGER } from '../../../../infrastructure/runtime/tokens.js';
+import type { Clock } from '../../../../core/clock.js';
+import { CLOCK, CONFIG, JOBS, LOGGER } from '../../../../infrastructure/runtime/tokens.js';
 import { queueRecurringRefresh } from './recurring-refresh.job.js';
 
 /**
@@ -17,11 +18,16 @@ export class RecurringRefreshRequests {
     @Inject(JOBS) private readonly jobs: JobRunner,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async afterTransactionsChanged(userId: string, at: Date): Promise<void> {
+  /**
+   * The window is the one the queueing falls in, not the request's start: a request that began in
+   * a window whose refresh has already read the transactions must queue the next one.
+   */
+  async afterTransactionsChanged(userId: string): Promise<void> {
     try {
-      await queueRecurringRefresh(this.jobs, userId, at, this.config.recurringRefreshDebounceMs);
+      await queueRecurringRefresh(this.jobs, userId, this.clock.now(), this.config.recurringRefreshDebounceMs);
     } catch (error) {
       this.log.warn({ err: error, userId }, 'could not queue the recurring refresh after a transaction change');
     }
