@@ -4,6 +4,7 @@ import { balanceSnapshotsProjection } from './balance-snapshots/balance-snapshot
 import { brokerageProjection } from './brokerage/brokerage.projection.js';
 import { categoriesProjection } from './categories/categories.projection.js';
 import { linkItemsProjection } from './link-items/link-items.projection.js';
+import { recurringProjection } from './recurring/recurring.projection.js';
 import { spendingProjection } from './spending/spending.projection.js';
 import { tagsProjection } from './tags/tags.projection.js';
 import { transactionActivityProjection } from './transaction-activity/transaction-activity.projection.js';
@@ -22,4 +23,5 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   brokerageProjection,
   userSettingsProjection,
   spendingProjection,
+  recurringProjection,
 ];

@@ -39,6 +39,9 @@ import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js'
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
 import { GetTagHandler, ListTagsHandler } from './modules/tags/tag.queries.js';
+import { RecurringHttpController } from './modules/insights/recurring/http/recurring.http-controller.js';
+import { ListRecurringStreamsHandler } from './modules/insights/recurring/recurring.queries.js';
+import { RecurringRefreshRequests } from './modules/insights/recurring/refresh/recurring-refresh.requests.js';
 import { SpendingHttpController } from './modules/insights/spending/http/spending.http-controller.js';
 import { GetSpendingHandler } from './modules/insights/spending/spending.queries.js';
 import { MeHttpController } from './modules/settings/http/me.http-controller.js';
@@ -55,7 +58,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController],
+      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -107,6 +110,8 @@ export class AppModule {
         SetUserTimeZoneHandler,
         GetProfileHandler,
         GetSpendingHandler,
+        RecurringRefreshRequests,
+        ListRecurringStreamsHandler,
       ],
     };
   }

@@ -116,6 +116,9 @@ describe('isolation between users', () => {
     };
     const before = await snapshotOfA();
     expect(Object.keys(before).length).toBeGreaterThanOrEqual(readable.length);
+    // A's linked item makes recurring streams: lists without ids are B's own and must hold none of A's.
+    const streamIdsOfA = (before['/v1/recurring'] as { streams: Array<{ id: string }> }).streams.map((stream) => stream.id);
+    expect(streamIdsOfA.length).toBeGreaterThan(0);
 
     const { token } = await openSession(t.runtime.database.db, b.userId, clock.now());
     const credentialsOfB: Array<[string, AuthorizedClient]> = [
@@ -141,9 +144,10 @@ describe('isolation between users', () => {
         }
       }
       expect(await snapshotOfA()).toEqual(before);
+      expect([credential, (await asB.get('/v1/recurring').expect(200)).body]).toEqual([credential, { streams: [] }]);
     }
     await t.as(a.key).get('/v1/accounts').expect(200);
-  });
+  }, 180_000);
 });
 
 function send(client: AuthorizedClient, method: string, url: string, body: unknown) {

@@ -35,6 +35,8 @@ export interface AppConfig {
   readonly linkTokenKey: Buffer | null;
   /** Every linked item is synced this often without being asked (minutes, at most a day); 0 turns it off. */
   readonly bankLinkSyncIntervalMinutes: number;
+  /** Transaction changes of one user within this window share one recurring-stream refresh, run when it ends (ms). */
+  readonly recurringRefreshDebounceMs: number;
   /** The market-quote provider behind the quote port; `none` turns quotes off (503 QUOTE_PROVIDER_NOT_CONFIGURED). */
   readonly quoteProvider: QuoteProviderName;
   /** How long a quote, or a symbol's absence, is answered from the cache (seconds). */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
     bankLinkSyncIntervalMinutes: integer(env, 'BANK_LINK_SYNC_INTERVAL_MINUTES', 60, 0, 1440),
+    recurringRefreshDebounceMs: integer(env, 'RECURRING_REFRESH_DEBOUNCE_MS', 5000, 0, 600_000),
     quoteProvider: oneOf(env, 'QUOTE_PROVIDER', QUOTE_PROVIDERS, 'sandbox'),
     quoteCacheTtlSeconds: integer(env, 'QUOTE_CACHE_TTL_SECONDS', 15, 1, 3600),
     quoteProviderTimeoutMs: integer(env, 'QUOTE_PROVIDER_TIMEOUT_MS', 2000, 1, 60000),

@@ -11,6 +11,7 @@ import type {
 } from '../../../projections/brokerage/brokerage.tables.js';
 import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
 import type { LinkItemsTable } from '../../../projections/link-items/link-items.table.js';
+import type { RecurringStreamsTable } from '../../../projections/recurring/recurring.table.js';
 import type { SpendingAggregateTable, SpendingTransactionsTable } from '../../../projections/spending/spending.table.js';
 import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
@@ -255,6 +256,7 @@ export interface Database {
   brokerage_activities: BrokerageActivitiesTable;
   portfolio_snapshots: PortfolioSnapshotsTable;
   user_settings: UserSettingsTable;
+  recurring_streams: RecurringStreamsTable;
   spending_transactions: SpendingTransactionsTable;
   spending_daily: SpendingAggregateTable;
   spending_monthly: SpendingAggregateTable;

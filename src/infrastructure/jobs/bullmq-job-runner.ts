@@ -20,6 +20,8 @@ export interface BullMqJobRunnerOptions {
 interface HeldJob {
   readonly name: string;
   readonly input: unknown;
+  /** When the job may run (epoch ms): a job held through an outage keeps its time, not its delay. */
+  readonly notBefore?: number;
 }
 
 /**
@@ -84,18 +86,19 @@ export class BullMqJobRunner implements JobRunner {
     return runner as BullMqJobRunner;
   }
 
-  async enqueue<Input>(name: string, input: Input, { jobId }: EnqueueOptions): Promise<void> {
+  async enqueue<Input>(name: string, input: Input, { jobId, delayMs = 0 }: EnqueueOptions): Promise<void> {
     if (!this.definitions.has(name)) throw new Error(`No job named ${name}`);
+    const job: HeldJob = delayMs > 0 ? { name, input, notBefore: Date.now() + delayMs } : { name, input };
     if (this.redis.status === 'ready' && this.held.size === 0) {
       try {
-        await this.push(jobId, { name, input });
+        await this.push(jobId, job);
         return;
       } catch (error) {
         if (!isRedisConnectionError(error)) throw error;
         this.noteOutage(error);
       }
     }
-    this.hold(jobId, { name, input });
+    this.hold(jobId, job);
   }
 
   async counts(): Promise<Record<string, number>> {
@@ -124,9 +127,10 @@ export class BullMqJobRunner implements JobRunner {
     if (this.redis.status === 'ready') this.resync();
   }
 
-  private async push(jobId: string, { name, input }: HeldJob): Promise<void> {
+  private async push(jobId: string, { name, input, notBefore }: HeldJob): Promise<void> {
     await this.queue.add(name, input, {
       jobId,
+      ...(notBefore === undefined ? {} : { delay: Math.max(0, notBefore - Date.now()) }),
       attempts: RETRY_ATTEMPTS,
       backoff: { type: 'exponential', delay: RETRY_BASE_DELAY_MS },
       removeOnComplete: { age: 24 * 3600, count: 1000 },

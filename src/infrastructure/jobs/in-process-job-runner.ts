@@ -8,6 +8,8 @@ export class InProcessJobRunner implements JobRunner {
   private readonly active = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
+  /** Waits cut short by close(), so draining never hangs on a timer that will not fire. */
+  private readonly sleepers = new Set<() => void>();
   private failed = 0;
   private completed = 0;
   private closed = false;
@@ -21,12 +23,13 @@ export class InProcessJobRunner implements JobRunner {
     for (const definition of this.definitions.values()) if (definition.schedule) this.scheduleNext(definition);
   }
 
-  async enqueue<Input>(name: string, input: Input, { jobId }: EnqueueOptions): Promise<void> {
+  async enqueue<Input>(name: string, input: Input, { jobId, delayMs = 0 }: EnqueueOptions): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`No job named ${name}`);
     if (this.closed || this.active.has(jobId)) return;
     this.active.add(jobId);
-    const run = this.attempt(definition, input, 1).finally(() => {
+    const delayed = delayMs > 0 ? this.sleep(delayMs) : Promise.resolve();
+    const run = delayed.then(() => (this.closed ? undefined : this.attempt(definition, input, 1))).finally(() => {
       this.active.delete(jobId);
       this.running.delete(run);
     });
@@ -45,6 +48,8 @@ export class InProcessJobRunner implements JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const wake of this.sleepers) wake();
     await this.drain();
   }
 
@@ -58,7 +63,7 @@ export class InProcessJobRunner implements JobRunner {
         this.failed += 1;
         return;
       }
-      await new Promise<void>((resolve) => this.timer(() => resolve(), RETRY_BASE_DELAY_MS * 2 ** (attempt - 1)));
+      await this.sleep(RETRY_BASE_DELAY_MS * 2 ** (attempt - 1));
       if (!this.closed) await this.attempt(definition, input, attempt + 1);
     }
   }
@@ -73,6 +78,18 @@ export class InProcessJobRunner implements JobRunner {
       void this.enqueue(definition.name, schedule.input, { jobId: `${definition.name}-${runAt.toISOString().slice(0, 16).replace(':', '')}` });
       this.scheduleNext(definition);
     }, millisUntilNextRun(schedule, this.clock.now()));
+  }
+
+  /** Resolves after `ms`, or at once when the runner closes. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      this.sleepers.add(wake);
+      this.timer(wake, ms);
+    });
   }
 
   private timer(callback: () => void, ms: number): void {

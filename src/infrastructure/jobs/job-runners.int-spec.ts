@@ -77,6 +77,24 @@ describe.each(runners)('%s job runner', (_kind, start) => {
     }
   });
 
+  it('runs a delayed job once, after its delay, whatever else was enqueued under its id meanwhile (debouncing)', async () => {
+    const { definition, seen } = recordingJob();
+    const runner = await start([definition as JobDefinition<never>]);
+    try {
+      const enqueuedAt = Date.now();
+      await runner.enqueue('record', { value: 'first' }, { jobId: 'debounced', delayMs: 400 });
+      await runner.enqueue('record', { value: 'second' }, { jobId: 'debounced', delayMs: 400 });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(seen).toEqual([]);
+      await eventually(() => seen.length > 0);
+      expect(Date.now() - enqueuedAt).toBeGreaterThanOrEqual(390);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(seen).toEqual(['first']);
+    } finally {
+      await runner.close();
+    }
+  });
+
   it('hands a running job the runner, so that it can queue others (a fan-out)', async () => {
     const { definition, seen } = recordingJob();
     const fanOut: JobDefinition<{ values: string[] }> = {
@@ -94,6 +112,16 @@ describe.each(runners)('%s job runner', (_kind, start) => {
     } finally {
       await runner.close();
     }
+  });
+});
+
+describe('the in-process job runner closing', () => {
+  it('does not wait out a delayed job: close() resolves at once and the job never runs', async () => {
+    const { definition, seen } = recordingJob();
+    const runner = new InProcessJobRunner([definition as JobDefinition<never>], systemClock, () => undefined);
+    await runner.enqueue('record', { value: 'later' }, { jobId: 'later', delayMs: 60_000 });
+    expect((await timed(() => runner.close(), 5000)).outcome).toBe('resolved');
+    expect(seen).toEqual([]);
   });
 });
 

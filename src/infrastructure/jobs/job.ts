@@ -18,6 +18,11 @@ export type JobSchedule<Input> =
 export interface EnqueueOptions {
   /** Same id, same job: enqueuing it again while it is waiting or running adds nothing. No ':' (BullMQ's separator). */
   readonly jobId: string;
+  /**
+   * Runs the job no sooner than this many milliseconds from now; enqueuing the same id meanwhile
+   * adds nothing, so every request of a burst shares the one run that comes after it (debouncing).
+   */
+  readonly delayMs?: number;
 }
 
 export interface JobQueue {

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
+import { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
 import { findLiveAccount } from './account.queries.js';
 import type { AccountEvent, AccountState, AccountType } from './account.js';
 import { accountStreamId } from './account.js';
@@ -39,6 +40,7 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
+    private readonly recurringRefresh: RecurringRefreshRequests,
   ) {}
 
   async execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
@@ -53,6 +55,9 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
         return handleCommand(this.store, accountStreamId(accountId), accountDecider, linked, context, 'Account');
       }
     }
-    return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
+    const outcome = await handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
+    // A deleted account's transactions can no longer keep a stream alive.
+    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
+    return outcome;
   }
 }

@@ -18,6 +18,7 @@ import { accountStreamId } from './account.js';
 import { ExecuteAccountCommand, ExecuteAccountCommandHandler } from './account.commands.js';
 import { ListBalanceSnapshots, ListBalanceSnapshotsHandler } from './balance-snapshot.queries.js';
 import { nightlyBalanceSnapshotsJob } from './nightly-balance-snapshots.job.js';
+import type { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
@@ -94,7 +95,7 @@ describe('the nightly balance snapshots of linked accounts', () => {
     appended(await refreshLinkedBalances({ eventStore }, { userId, linkItemId: 'item-1', accounts: [checking, { ...card, balances: { current: '-310.25', available: '4689.75', limit: '5000' } }] }, { ...context(userId), actor: 'system' }));
     const [cardId, checkingId] = [linkedAccountIdOf(userId, 'item-1', 'acc-card'), linkedAccountIdOf(userId, 'item-1', 'acc-checking')];
     await caughtUp();
-    const handler = new ExecuteAccountCommandHandler(eventStore, connection.db);
+    const handler = new ExecuteAccountCommandHandler(eventStore, connection.db, { afterTransactionsChanged: async () => undefined } as unknown as RecurringRefreshRequests);
     appended(await handler.execute(new ExecuteAccountCommand(cardId, { type: 'OverrideCreditLimit', accountId: cardId, creditLimit: '7000' }, context(userId))));
     await caughtUp();
 

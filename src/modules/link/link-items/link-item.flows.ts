@@ -17,6 +17,7 @@ import { linkItemUuidOf } from './link-item.js';
 import { ExecuteLinkItemCommand } from './link-item.commands.js';
 import { GetLinkItem } from './link-item.queries.js';
 import { toLinkedAccount } from './linked-account.mapping.js';
+import { RecurringRefreshRequests } from '../../insights/recurring/refresh/recurring-refresh.requests.js';
 import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 
 /** What a new item's response and the linker's next reads (items, accounts) are built from. */
@@ -38,6 +39,7 @@ export class LinkItemFlows {
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     @Inject(BANK_LINK) private readonly bankLink: BankLink,
     @Inject(JOBS) private readonly jobs: JobRunner,
+    private readonly recurringRefresh: RecurringRefreshRequests,
   ) {}
 
   async createLinkToken(context: CommandContext, reconnectLinkItemId: string | undefined): Promise<LinkToken> {
@@ -109,6 +111,7 @@ export class LinkItemFlows {
       new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkItem', linkItemUuid }, context),
       [...LINK_READ_MODELS, transactionsProjection.name],
     );
+    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
     await this.removeAtProvider(linkItemUuid);
     return { disconnected: outcome.events.length > 0 };
   }

@@ -4,7 +4,7 @@ import { WrongExpectedRevisionError } from '../../../core/events.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
-import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.js';
+import type { JobDefinition, JobQueue, JobRunner } from '../../../infrastructure/jobs/job.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
 import { type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
@@ -43,6 +43,8 @@ export interface BankLinkSyncDependencies {
   readonly eventStore: EventStore;
   readonly clock: Clock;
   readonly bankLink: () => Promise<BankLink>;
+  /** Called once a sync that added, modified or removed transactions ends (the recurring refresh listens here). */
+  readonly afterTransactionsChanged?: (userId: string, jobs: JobQueue) => Promise<void>;
 }
 
 /** Changes asked of the provider per page. */
@@ -59,7 +61,7 @@ export const SYNC_PAGE_SIZE = 500;
 export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: BankLinkSyncHooks = {}): JobDefinition<BankLinkSyncInput> {
   return {
     name: BANK_LINK_SYNC_JOB,
-    async handle({ userId, linkItemId }) {
+    async handle({ userId, linkItemId }, jobs) {
       const { database, eventStore, clock } = dependencies;
       const bankLink = await dependencies.bankLink();
       const linkItemUuid = linkItemUuidOf(userId, linkItemId);
@@ -88,6 +90,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
         return fetched;
       };
       let next = fetchPage(item.state.cursor);
+      let transactionsChanged = false;
       try {
         for (let pageNumber = 1; ; pageNumber += 1) {
           const prepared = await next;
@@ -95,6 +98,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
           const { page } = prepared;
           if (page.hasMore) next = fetchPage(page.nextCursor);
           await writer.write(prepared);
+          transactionsChanged ||= page.added.length + page.modified.length + page.removed.length > 0;
           await hooks.afterPageApplied?.(page, pageNumber);
           const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };
           const recorded = await recordPage(eventStore, linkItemUuid, userId, item, counts, context());
@@ -106,6 +110,8 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       } finally {
         // Nothing this sync asked for outlives it.
         await next.catch(() => undefined);
+        // Also when the sync stops part-way: what it wrote is in the read model.
+        if (transactionsChanged && jobs) await dependencies.afterTransactionsChanged?.(userId, jobs);
       }
       // Balances once the transactions are in, so a balance never runs ahead of the list.
       const accounts = await loginRequiredRecorded(() => provider.getAccounts(accessToken));

@@ -1,0 +1,57 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../../../infrastructure/database/schema.js';
+import { systemCategoriesOf } from '../../../categories/user-categories.js';
+import type { RecurringCounterparty, RecurringTransaction } from '../recurring-stream.types.js';
+
+/** A live transaction as the refresh reads it from the transactions read model, with its category's system key. */
+export interface RecurringTransactionRow {
+  readonly id: string;
+  readonly account_id: string;
+  readonly amount: string;
+  readonly date: string;
+  readonly name: string;
+  readonly merchant_name: string | null;
+  readonly counterparties: unknown[] | null;
+  readonly category_id: string | null;
+  readonly category_system_key: string | null;
+  readonly pending: boolean;
+}
+
+/**
+ * The user's live transactions in live accounts: removed, replaced and deleted transactions and
+ * those of deleted accounts or disconnected items are not in the read model, so they cannot keep
+ * a stream alive.
+ */
+export async function loadRecurringTransactions(db: Kysely<Database>, userId: string): Promise<RecurringTransactionRow[]> {
+  const { rows } = await sql<RecurringTransactionRow>`
+    SELECT t.id, t.account_id, t.amount::text AS amount, to_char(t.date, 'YYYY-MM-DD') AS date, t.name, t.merchant_name,
+           t.counterparties, t.category_id, c.system_key AS category_system_key, t.pending
+      FROM transactions t
+      JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id AND a.deleted_at IS NULL
+      LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
+     WHERE t.user_id = ${userId}`.execute(db);
+  return rows;
+}
+
+/** The engine's view of a row; a category the read model has not seeded yet is the system one its id names. */
+export function toRecurringTransaction(userId: string, row: RecurringTransactionRow): RecurringTransaction {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    amount: row.amount,
+    date: row.date,
+    name: row.name,
+    merchantName: row.merchant_name,
+    counterparties: counterpartiesOf(row.counterparties),
+    categorySystemKey: row.category_system_key ?? (row.category_id === null ? null : (systemCategoriesOf(userId).get(row.category_id)?.systemKey ?? null)),
+    pending: row.pending,
+  };
+}
+
+function counterpartiesOf(stored: unknown[] | null): RecurringCounterparty[] | null {
+  if (stored === null) return null;
+  return stored.flatMap((party) => {
+    const { name, type } = (party ?? {}) as { name?: unknown; type?: unknown };
+    return typeof name === 'string' ? [{ name, type: typeof type === 'string' ? type : '' }] : [];
+  });
+}
