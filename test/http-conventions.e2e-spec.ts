@@ -59,7 +59,7 @@ describe('HTTP conventions', () => {
     expect(response.body).toEqual({
       status: 'ok',
       checks: { database: 'up', eventStore: 'up', redis: 'not configured' },
-      projections: { accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok, categories: ok, tags: ok, 'link-items': ok, brokerage: ok, 'user-settings': ok, spending: ok },
+      projections: { accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok, categories: ok, tags: ok, 'link-items': ok, brokerage: ok, 'user-settings': ok, spending: ok, recurring: ok },
     });
   });
 });

@@ -83,6 +83,7 @@ describe('an event the transactions projector cannot apply', () => {
       'user-settings': { status: 'ok', parked: 0 },
       // The spending read model reads the same event and cannot store its day either.
       spending: { status: 'parked', parked: 1 },
+      recurring: { status: 'ok', parked: 0 },
     });
 
     const parkedEvents = await listParkedEvents(t.runtime.database.db);
