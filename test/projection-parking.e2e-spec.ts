@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { formatPosition } from '../src/core/events.js';
+import { spendingProjection } from '../projections/spending/spending.projection.js';
 import { listParkedEvents, skipParkedEvent } from '../src/infrastructure/projections/parked-events.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -98,7 +99,7 @@ describe('an event the transactions projector cannot apply', () => {
     // The operator skips it: the projection is healthy again, and the record says who and when.
     const skipped = await skipParkedEvent(t.runtime.database.db, { name: 'transactions', version: parked.version }, position, 'on-call');
     expect(skipped).toMatchObject({ result: 'skipped', parked: { resolved_by: 'on-call' } });
-    await skipParkedEvent(t.runtime.database.db, { name: 'spending', version: 1 }, position, 'on-call');
+    await skipParkedEvent(t.runtime.database.db, { name: 'spending', version: spendingProjection.version }, position, 'on-call');
     expect(await health()).toMatchObject({ status: 'ok', projections: { transactions: { status: 'ok', parked: 0 } } });
   });
 });

@@ -153,7 +153,7 @@ describe('brokerage projection', () => {
   // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
   it('rebuilds the same tables from the events alone (a new version replays $all)', async () => {
     await connected();
-    const rebuilt = { ...brokerageProjection, version: 2 };
+    const rebuilt = { ...brokerageProjection, version: brokerageProjection.version + 1 };
     await migrate(connection.db, [rebuilt]);
     const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
     await rebuiltWatch.start();
@@ -168,7 +168,7 @@ describe('brokerage projection', () => {
           const result = await sql<Record<string, unknown>>`SELECT * FROM ${qualified} ORDER BY id`.execute(connection.db);
           return result.rows;
         };
-        const [original, again] = [await rows(1), await rows(2)];
+        const [original, again] = [await rows(brokerageProjection.version), await rows(rebuilt.version)];
         expect([table, again.length]).toEqual([table, original.length]);
         expect([table, again]).toEqual([table, original]);
       }

@@ -112,7 +112,7 @@ describe('recurring projection', () => {
 
   // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
   it('rebuilds the same rows from the events alone (a new version replays $all)', async () => {
-    const rebuilt = { ...recurringProjection, version: 2 };
+    const rebuilt = { ...recurringProjection, version: recurringProjection.version + 1 };
     await migrate(connection.db, [rebuilt]);
     const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
     await rebuiltWatch.start();
@@ -123,7 +123,7 @@ describe('recurring projection', () => {
       expect(await rebuiltWatch.waitFor(head[head.length - 1].position, 30_000)).toBe(true);
       const rows = async (version: number) =>
         (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${projectionSchema({ name: 'recurring', version })}.recurring_streams`)} ORDER BY id`.execute(connection.db)).rows;
-      const [original, again] = [await rows(1), await rows(2)];
+      const [original, again] = [await rows(recurringProjection.version), await rows(rebuilt.version)];
       expect([again.length > 0, again]).toEqual([true, original]);
     } finally {
       await rebuiltRunner.stop();

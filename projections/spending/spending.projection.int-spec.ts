@@ -153,9 +153,9 @@ describe('spending projection', () => {
     expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -3 }], false));
   });
 
-  // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
+  // Last: once the rebuilt version is live it supersedes the current one, whose runner then stops.
   it('rebuilds the same tables from the events alone (a new version replays $all)', async () => {
-    const rebuilt = { ...spendingProjection, version: 2 };
+    const rebuilt = { ...spendingProjection, version: spendingProjection.version + 1 };
     await migrate(connection.db, [rebuilt]);
     const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
     await rebuiltWatch.start();
@@ -168,7 +168,7 @@ describe('spending projection', () => {
       for (const table of spendingProjection.tables) {
         const rows = async (version: number) =>
           (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${projectionSchema({ name: 'spending', version })}.${table}`)} ORDER BY ${sql.raw(keys[table])}`.execute(connection.db)).rows;
-        const [original, again] = [await rows(1), await rows(2)];
+        const [original, again] = [await rows(spendingProjection.version), await rows(rebuilt.version)];
         expect([table, again.length > 0, again]).toEqual([table, true, original]);
       }
     } finally {

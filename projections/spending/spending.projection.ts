@@ -15,7 +15,7 @@ import { deleteAccountsSpending, loadSpendingTransactions, writeSpendingChanges 
  */
 export const spendingProjection: ProjectionDefinition = {
   name: 'spending',
-  version: 1,
+  version: 2,
   tables: ['spending_transactions', 'spending_daily', 'spending_monthly'],
   eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'AccountDeleted', 'LinkItemDisconnected'],
   createTables: createSpendingTables,

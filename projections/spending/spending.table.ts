@@ -51,7 +51,10 @@ export async function createSpendingTables(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`CREATE INDEX spending_transactions_by_account ON spending_transactions (account_id)`.execute(db);
   for (const table of AGGREGATE_TABLES) {
-    // The key leads with (user_id, day): a window of one user's days is one index range.
+    // The key leads with (user_id, day): a window of one user's days is one index range. Rows are
+    // updated in place by every posted transaction: room on each page keeps those updates HOT (no
+    // new index entries), and vacuum runs after 2 % of the rows changed, not 20 %, so reads do not
+    // wade through dead versions (a bulk sync left 18,000 dead beside 5,000 live monthly rows).
     await sql`
       CREATE TABLE ${sql.table(table)} (
         user_id uuid NOT NULL,
@@ -62,7 +65,7 @@ export async function createSpendingTables(db: Kysely<unknown>): Promise<void> {
         inflow numeric(19, 4) NOT NULL,
         transactions integer NOT NULL,
         PRIMARY KEY (user_id, day, account_id, category_id)
-      )`.execute(db);
+      ) WITH (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)`.execute(db);
     await sql`CREATE INDEX ${sql.raw(`${table}_by_account`)} ON ${sql.table(table)} (account_id)`.execute(db);
   }
 }

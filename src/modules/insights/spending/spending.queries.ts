@@ -38,12 +38,12 @@ export class GetSpendingHandler implements IQueryHandler<GetSpending> {
   ) {}
 
   async execute({ userId, filter }: GetSpending): Promise<SpendingSeries> {
-    const accountIds = await this.accountsInScope(userId, filter);
-    const today = parseIsoDate(calendarDayIn(await userTimeZone(this.db, userId), this.clock.now()));
+    // Independent reads, on connections of their own at once: a request waits for the slowest, not the sum.
+    const [accountIds, timeZone, notSpending] = await Promise.all([this.accountsInScope(userId, filter), userTimeZone(this.db, userId), categoriesNotSpending(this.db, userId)]);
+    const today = parseIsoDate(calendarDayIn(timeZone, this.clock.now()));
     const first = filter.period === 'all' && accountIds.length > 0 ? await firstTransactionDay(this.db, userId, accountIds) : null;
     const window = spendingWindow(filter.period, today, first === null ? null : parseIsoDate(first));
     if (accountIds.length === 0) return spendingSeries(window, []);
-    const notSpending = await categoriesNotSpending(this.db, userId);
     const { months, days } = aggregateSources(window);
     const parts = [
       ...(months ? [netsFrom('spending_monthly', userId, accountIds, notSpending, months)] : []),
