@@ -1,37 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { createMigratedDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import type { DomainEvent, GlobalPosition } from '../../src/core/events.js';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
-import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
-import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import type { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
+import type { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { accountStreamId } from '../../src/modules/accounts/account.js';
 import { type BrokerageAccountEvent, type BrokerageAuthorizationEvent, brokerageAccountStreamId, brokerageAuthorizationStreamId } from '../../src/modules/brokerage/brokerage.events.js';
 import { type LinkedAccountData, type LinkItemEvent, linkItemStreamId } from '../../src/modules/link/link-items/link-item.js';
 import { accountsProjection } from './accounts.projection.js';
 
-let database: TestDatabase;
+let fixture: ProjectionFixture;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
 let watch: CheckpointWatch;
-let runner: ProjectionRunner;
 
 beforeAll(async () => {
-  ({ database, connection } = await createMigratedDatabase());
-  store = new PostgresEventStore(connection.pool);
-  watch = new CheckpointWatch(connection.db, connection.pool, [accountsProjection]);
-  await watch.start();
-  runner = new ProjectionRunner(connection, store, accountsProjection, watch, { parkingDelaysMs: [10, 10, 10] });
-  runner.start();
+  fixture = await startProjectionFixture(accountsProjection);
+  ({ connection, store, watch } = fixture);
 });
-afterAll(async () => {
-  await runner.stop();
-  await watch.close();
-  await store.close();
-  await connection.close();
-  await database.drop();
-});
+afterAll(() => fixture.close());
 
 const metadata = (userId: string, occurredAt: string) => ({ userId, actor: 'system' as const, requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt, schemaVersion: 1 });
 

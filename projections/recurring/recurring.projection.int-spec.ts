@@ -3,36 +3,25 @@ import { sql } from 'kysely';
 import type { DomainEvent } from '../../src/core/events.js';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
 import { migrate } from '../../src/infrastructure/database/migrate.js';
-import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
+import type { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
 import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
 import { projectionSchema } from '../../src/infrastructure/projections/projection.js';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { type RecurringStreamSnapshot, recurringStreamsStreamId } from '../../src/modules/insights/recurring/recurring-streams.js';
-import { createMigratedDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import { recurringProjection } from './recurring.projection.js';
 
-let database: TestDatabase;
+let fixture: ProjectionFixture;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
 let watch: CheckpointWatch;
-let runner: ProjectionRunner;
 
 beforeAll(async () => {
-  ({ database, connection } = await createMigratedDatabase());
-  store = new PostgresEventStore(connection.pool);
-  watch = new CheckpointWatch(connection.db, connection.pool, [recurringProjection]);
-  await watch.start();
-  runner = new ProjectionRunner(connection, store, recurringProjection, watch, { parkingDelaysMs: [10, 10, 10] });
-  runner.start();
+  fixture = await startProjectionFixture(recurringProjection);
+  ({ connection, store, watch } = fixture);
 });
-afterAll(async () => {
-  await runner.stop();
-  await watch.close();
-  await store.close();
-  await connection.close();
-  await database.drop();
-});
+afterAll(() => fixture.close());
 
 const metadata = (userId: string) => ({ userId, actor: 'system' as const, requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-20T10:00:00.000Z', schemaVersion: 1 });
 
