@@ -1,3 +1,4 @@
+import type { BrokerageActivitiesTable, BrokeragePositionsTable, PortfolioSnapshotsTable } from '../../../../projections/brokerage/brokerage.tables.js';
 import { normaliseDecimal } from '../../../core/money.js';
 import type {
   ActivityListItemResponse,
@@ -30,44 +31,10 @@ export interface BrokerageAccountRow {
   balance_updated_at: Date | null;
 }
 
-export interface BrokerageActivityRow {
-  id: string;
-  account_id: string;
-  provider_activity_id: string;
-  type: string;
-  symbol: string | null;
-  description: string;
-  currency: string;
-  amount: string;
-  fee: string;
-  price: string | null;
-  units: string | null;
-  trade_date: string;
-  settlement_date: string;
-  created_at: Date;
-}
-
-export interface BrokeragePositionRow {
-  id: string;
-  account_id: string;
-  symbol: string;
-  description: string;
-  currency: string;
-  units: string;
-  average_price: string;
-  price: string;
-  market_value: string;
-}
-
-export interface PortfolioSnapshotRow {
-  id: string;
-  account_id: string;
-  date: string;
-  total_value: string;
-  cash_value: string;
-  holdings_value: string;
-  currency: string;
-}
+/** The read model's rows as the views read them (the owner is the query's filter, not a field they show). */
+export type BrokerageActivityRow = Omit<BrokerageActivitiesTable, 'user_id'>;
+export type BrokeragePositionRow = Omit<BrokeragePositionsTable, 'user_id'>;
+export type PortfolioSnapshotRow = Omit<PortfolioSnapshotsTable, 'user_id' | 'taken_at' | 'revision'>;
 
 const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency', fallback: 'none' });
 
