@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import type { DomainEvent, GlobalPosition } from '../../src/core/events.js';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
-import { migrate } from '../../src/infrastructure/database/migrate.js';
 import type { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
-import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import type { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
-import { projectionSchema } from '../../src/infrastructure/projections/projection.js';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { type BrokerageAccountEvent, brokerageAccountStreamId, brokerageAuthorizationStreamId } from '../../src/modules/brokerage/brokerage.events.js';
 import { appendsOf, seededAccount, seededConnection } from './brokerage-events.test-support.js';
 import { brokerageProjection } from './brokerage.projection.js';
@@ -142,28 +138,9 @@ describe('brokerage projection', () => {
   // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
   it('rebuilds the same tables from the events alone (a new version replays $all)', async () => {
     await connected();
-    const rebuilt = { ...brokerageProjection, version: brokerageProjection.version + 1 };
-    await migrate(connection.db, [rebuilt]);
-    const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
-    await rebuiltWatch.start();
-    const rebuiltRunner = new ProjectionRunner(connection, store, rebuilt, rebuiltWatch, { parkingDelaysMs: [10, 10, 10] });
-    rebuiltRunner.start();
-    try {
-      const head = await store.readAll({ maxCount: 100_000 });
-      expect(await rebuiltWatch.waitFor(head[head.length - 1].position, 30_000)).toBe(true);
-      for (const table of brokerageProjection.tables) {
-        const rows = async (version: number) => {
-          const qualified = sql.table(`${projectionSchema({ name: 'brokerage', version })}.${table}`);
-          const result = await sql<Record<string, unknown>>`SELECT * FROM ${qualified} ORDER BY id`.execute(connection.db);
-          return result.rows;
-        };
-        const [original, again] = [await rows(brokerageProjection.version), await rows(rebuilt.version)];
-        expect([table, again.length]).toEqual([table, original.length]);
-        expect([table, again]).toEqual([table, original]);
-      }
-    } finally {
-      await rebuiltRunner.stop();
-      await rebuiltWatch.close();
+    for (const { table, original, rebuilt } of await fixture.rebuildBeside(Object.fromEntries(brokerageProjection.tables.map((table) => [table, 'id'])))) {
+      expect([table, rebuilt.length]).toEqual([table, original.length]);
+      expect([table, rebuilt]).toEqual([table, original]);
     }
   });
 });

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { DomainEvent } from '../../src/core/events.js';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
-import { migrate } from '../../src/infrastructure/database/migrate.js';
 import type { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
-import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import type { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
-import { projectionSchema } from '../../src/infrastructure/projections/projection.js';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { type RecurringStreamSnapshot, recurringStreamsStreamId } from '../../src/modules/insights/recurring/recurring-streams.js';
 import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import { recurringProjection } from './recurring.projection.js';
@@ -101,23 +97,8 @@ describe('recurring projection', () => {
 
   // Last: once the rebuilt version is live it supersedes version 1, whose runner then stops.
   it('rebuilds the same rows from the events alone (a new version replays $all)', async () => {
-    const rebuilt = { ...recurringProjection, version: recurringProjection.version + 1 };
-    await migrate(connection.db, [rebuilt]);
-    const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
-    await rebuiltWatch.start();
-    const rebuiltRunner = new ProjectionRunner(connection, store, rebuilt, rebuiltWatch, { parkingDelaysMs: [10, 10, 10] });
-    rebuiltRunner.start();
-    try {
-      const head = await store.readAll({ maxCount: 100_000 });
-      expect(await rebuiltWatch.waitFor(head[head.length - 1].position, 30_000)).toBe(true);
-      const rows = async (version: number) =>
-        (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${projectionSchema({ name: 'recurring', version })}.recurring_streams`)} ORDER BY id`.execute(connection.db)).rows;
-      const [original, again] = [await rows(recurringProjection.version), await rows(rebuilt.version)];
-      expect([again.length > 0, again]).toEqual([true, original]);
-    } finally {
-      await rebuiltRunner.stop();
-      await rebuiltWatch.close();
-    }
+    const [{ original, rebuilt }] = await fixture.rebuildBeside({ recurring_streams: 'id' });
+    expect([rebuilt.length > 0, rebuilt]).toEqual([true, original]);
   });
 });
 

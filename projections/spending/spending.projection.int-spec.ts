@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import type { DomainEvent } from '../../src/core/events.js';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
-import { migrate } from '../../src/infrastructure/database/migrate.js';
 import type { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
-import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
+import type { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
-import { projectionSchema } from '../../src/infrastructure/projections/projection.js';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { accountStreamId } from '../../src/modules/accounts/account.js';
 import type { ProviderValues, TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
 import { transactionStreamId } from '../../src/modules/transactions/transaction.js';
@@ -144,25 +140,9 @@ describe('spending projection', () => {
 
   // Last: once the rebuilt version is live it supersedes the current one, whose runner then stops.
   it('rebuilds the same tables from the events alone (a new version replays $all)', async () => {
-    const rebuilt = { ...spendingProjection, version: spendingProjection.version + 1 };
-    await migrate(connection.db, [rebuilt]);
-    const rebuiltWatch = new CheckpointWatch(connection.db, connection.pool, [rebuilt]);
-    await rebuiltWatch.start();
-    const rebuiltRunner = new ProjectionRunner(connection, store, rebuilt, rebuiltWatch, { parkingDelaysMs: [10, 10, 10] });
-    rebuiltRunner.start();
-    try {
-      const head = await store.readAll({ maxCount: 100_000 });
-      expect(await rebuiltWatch.waitFor(head[head.length - 1].position, 30_000)).toBe(true);
-      const keys: Record<string, string> = { spending_transactions: 'id', spending_daily: 'user_id, day, account_id, category_id', spending_monthly: 'user_id, day, account_id, category_id' };
-      for (const table of spendingProjection.tables) {
-        const rows = async (version: number) =>
-          (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${projectionSchema({ name: 'spending', version })}.${table}`)} ORDER BY ${sql.raw(keys[table])}`.execute(connection.db)).rows;
-        const [original, again] = [await rows(spendingProjection.version), await rows(rebuilt.version)];
-        expect([table, again.length > 0, again]).toEqual([table, true, original]);
-      }
-    } finally {
-      await rebuiltRunner.stop();
-      await rebuiltWatch.close();
+    const keys = { spending_transactions: 'id', spending_daily: 'user_id, day, account_id, category_id', spending_monthly: 'user_id, day, account_id, category_id' };
+    for (const { table, original, rebuilt } of await fixture.rebuildBeside(keys)) {
+      expect([table, rebuilt.length > 0, rebuilt]).toEqual([table, true, original]);
     }
   });
 });

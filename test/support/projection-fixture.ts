@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import type { DatabaseConnection } from '../../src/infrastructure/database/database.js';
+import { migrate } from '../../src/infrastructure/database/migrate.js';
 import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
 import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
-import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
+import { type ProjectionDefinition, projectionSchema } from '../../src/infrastructure/projections/projection.js';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
 import { createMigratedDatabase } from './test-database.js';
 
@@ -10,7 +12,19 @@ export interface ProjectionFixture {
   readonly connection: DatabaseConnection;
   readonly store: PostgresEventStore;
   readonly watch: CheckpointWatch;
+  /**
+   * Builds the projection's next version beside the live one from `$all` alone, waits until it has
+   * caught up with the head, and gives each table's rows in both versions, ordered by `orderBy[table]`.
+   * Once the new version is live it supersedes the fixture's, whose runner then stops: call it last.
+   */
+  rebuildBeside(orderBy: Readonly<Record<string, string>>): Promise<RebuiltTable[]>;
   close(): Promise<void>;
+}
+
+export interface RebuiltTable {
+  readonly table: string;
+  readonly original: Record<string, unknown>[];
+  readonly rebuilt: Record<string, unknown>[];
 }
 
 /** Parking retries are 10 ms apart, so an event the projection cannot apply parks at once. */
@@ -21,10 +35,34 @@ export async function startProjectionFixture(projection: ProjectionDefinition): 
   await watch.start();
   const runner = new ProjectionRunner(connection, store, projection, watch, { parkingDelaysMs: [10, 10, 10] });
   runner.start();
+  const rowsOf = async (version: number, table: string, orderBy: string) => {
+    const qualified = sql.table(`${projectionSchema({ name: projection.name, version })}.${table}`);
+    return (await sql<Record<string, unknown>>`SELECT * FROM ${qualified} ORDER BY ${sql.raw(orderBy)}`.execute(connection.db)).rows;
+  };
   return {
     connection,
     store,
     watch,
+    async rebuildBeside(orderBy) {
+      const next = { ...projection, version: projection.version + 1 };
+      await migrate(connection.db, [next]);
+      const nextWatch = new CheckpointWatch(connection.db, connection.pool, [next]);
+      await nextWatch.start();
+      const nextRunner = new ProjectionRunner(connection, store, next, nextWatch, { parkingDelaysMs: [10, 10, 10] });
+      nextRunner.start();
+      try {
+        const head = await store.readAll({ maxCount: 100_000 });
+        if (!(await nextWatch.waitFor(head[head.length - 1].position, 30_000))) throw new Error(`${projection.name} v${next.version} did not catch up with the head within 30 s`);
+        const tables: RebuiltTable[] = [];
+        for (const table of projection.tables) {
+          tables.push({ table, original: await rowsOf(projection.version, table, orderBy[table]), rebuilt: await rowsOf(next.version, table, orderBy[table]) });
+        }
+        return tables;
+      } finally {
+        await nextRunner.stop();
+        await nextWatch.close();
+      }
+    },
     async close() {
       await runner.stop();
       await watch.close();
