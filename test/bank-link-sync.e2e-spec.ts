@@ -9,7 +9,7 @@ import { BANK_LINK_SYNC_JOB, bankLinkSyncJob, type BankLinkSyncHooks } from '../
 import { BANK_LINK_SCHEDULED_SYNC_JOB } from '../src/modules/link/sync/scheduled-bank-link-sync.job.js';
 import { importedTransactionIdOf } from '../src/modules/link/sync/provider-transaction.mapping.js';
 import { serviceJobs } from '../src/service-jobs.js';
-import { lastCommittedPosition, startTestApp, type TestApp } from './support/test-app.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
 const LINK_TOKEN_KEY = randomBytes(32).toString('base64');
 
@@ -90,10 +90,10 @@ describe('bank link sync', () => {
     expect(Date.parse(dates!.last) - Date.parse(dates!.first)).toBeGreaterThan(300 * 86_400_000);
 
     // Syncing again finds nothing new and appends nothing.
-    const before = await lastCommittedPosition(t.runtime);
+    const before = await t.runtime.eventStore.committedHeadPosition();
     await t.as(key).post(`/v1/link/items/${item.linkItemId}/sync`).expect(200, { success: true, message: 'Sync queued' });
     await t.settle();
-    expect(await lastCommittedPosition(t.runtime)).toEqual(before);
+    expect(await t.runtime.eventStore.committedHeadPosition()).toEqual(before);
   }, 180_000);
 
   it("keeps the user's edits, notes and tags of a pending transaction when it posts, and the activity log tells the story", async () => {
@@ -124,7 +124,7 @@ describe('bank link sync', () => {
     const item = await linkAnItem(t, key, 'ins_100004');
     linkItemId = item.linkItemId;
     const { providerId } = await stopped;
-    expect(await t.runtime.watch.waitFor(await lastCommittedPosition(t.runtime), 60_000)).toBe(true);
+    expect(await t.runtime.watch.waitFor(await t.runtime.eventStore.committedHeadPosition(), 60_000)).toBe(true);
 
     const pendingId = importedTransactionIdOf(userId, linkItemId, providerId);
     try {
@@ -152,14 +152,25 @@ describe('bank link sync', () => {
         ['tags', 'system', [tag.id]],
       ]),
     );
+    // The pending one's history ends with its retirement: the values it had when its posted one took its place.
+    const retired = (await t.as(key).get(`/v1/transactions/${pendingId}/activity`).expect(200)).body.events as { kind: string; field: string; actor: string; oldValue?: unknown; newValue?: unknown }[];
+    expect(retired[0]).toMatchObject({ kind: 'created', actor: 'system', field: 'name' });
+    const departure = retired.filter((entry) => entry.kind === 'deleted');
+    expect(departure.map((entry) => [entry.field, entry.actor, entry.oldValue])).toEqual(expect.arrayContaining([['name', 'system', 'Team lunch'], ['notes', 'system', 'claim it back'], ['tags', 'system', [tag.id]]]));
+    expect(departure.every((entry) => !('newValue' in entry))).toBe(true);
+    expect(retired.slice(-departure.length)).toEqual(departure);
     const pendingStream = await t.runtime.eventStore.readStream(`transaction-${pendingId}`);
+    // The provider drops the pending id and adds the posted one as two changes of its log: when a
+    // page ends between them, the removal is applied first, and the retirement still follows.
+    const [removal] = pendingStream.slice(3, -1);
     expect(pendingStream.map((event) => [event.type, event.metadata.actor])).toEqual([
       ['TransactionImported', 'system'],
       ['TransactionEdited', 'user'],
       ['TagApplied', 'user'],
+      ...(removal ? [['TransactionRemoved', 'system']] : []),
       ['TransactionReplaced', 'system'],
     ]);
-    expect(pendingStream[3].data).toMatchObject({ byTransactionId: postedId });
+    expect(pendingStream.at(-1)?.data).toMatchObject({ byTransactionId: postedId });
     const postedStream = await t.runtime.eventStore.readStream(`transaction-${postedId}`);
     expect(postedStream[0].data).toMatchObject({ replacesTransactionId: pendingId });
     expect(postedStream[1].data).toMatchObject({ carriedFromTransactionId: pendingId });

@@ -10,8 +10,7 @@ import type { Scope } from '../../src/modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from '../../src/modules/identity/identity.store.js';
 import { serviceJobs } from '../../src/service-jobs.js';
 import { OpenApiValidator } from './openapi-validator.js';
-import { sql } from 'kysely';
-import { formatPosition, type GlobalPosition, START_POSITION } from '../../src/core/events.js';
+import { formatPosition } from '../../src/core/events.js';
 import { InProcessJobRunner } from '../../src/infrastructure/jobs/in-process-job-runner.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { QuoteProvider } from '../../src/modules/quotes/quote.port.js';
@@ -29,8 +28,8 @@ export interface TestApp {
   withSession(cookie: string, origin?: string | null): AuthorizedClient;
   /**
    * Every job queued in process has finished, and every read model has applied every event
-   * committed so far. Not `headPosition()`: that is the newest event the feed may deliver yet,
-   * which lags behind commits while any older transaction on the server is still running.
+   * committed so far (the store's committed head, not the feed's, which lags behind commits while
+   * any older transaction on the server is still running).
    */
   settle(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -101,7 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async settle(timeoutMs = 60_000) {
       if (runtime.jobs instanceof InProcessJobRunner) await runtime.jobs.drain();
-      const position = await lastCommittedPosition(runtime);
+      const position = await runtime.eventStore.committedHeadPosition();
       if (!(await runtime.watch.waitFor(position, timeoutMs))) throw new Error(`The read models did not reach ${formatPosition(position)} within ${timeoutMs} ms`);
     },
     async close() {
@@ -110,11 +109,4 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
     },
   };
-}
-
-/** The newest event committed to the store, visible to the feed or not yet. */
-export async function lastCommittedPosition(runtime: Runtime): Promise<GlobalPosition> {
-  const { rows } = await sql<{ commit: string; prepare: string }>`
-    SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1`.execute(runtime.database.db);
-  return rows[0] ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : START_POSITION;
 }

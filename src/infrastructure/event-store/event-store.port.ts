@@ -26,6 +26,11 @@ export interface NewStreamsResult {
   readonly position: GlobalPosition | null;
 }
 
+export interface ReadStreamOptions {
+  /** Inclusive: the event at this revision and those after it. Omit to read from the first. */
+  readonly fromRevision?: bigint;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit to start at the beginning. */
   readonly after?: GlobalPosition;
@@ -51,14 +56,28 @@ export interface EventStore {
    * created and others not, and calling again with the same streams finishes the rest.
    */
   appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult>;
-  /** Every event of one stream, oldest first; empty when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** The events of one stream, oldest first (from `fromRevision` on, if given); empty when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** `readStream` of many streams at once: every id asked for is a key (empty list when absent). */
   readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
+  /** The first event of `type` in each of some streams, in one read: a stream without one has no key. */
+  firstEventOfType(streamIds: readonly string[], type: string): Promise<Map<string, RecordedEvent>>;
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): EventSubscription;
   /** The position of the newest event visible to readers, for lag reports. */
   headPosition(): Promise<GlobalPosition>;
+  /**
+   * The position of the newest event committed so far, which the feed may not deliver yet (in
+   * PostgreSQL, while an older transaction is still running): what a reader waits for to see every
+   * change committed before it asked.
+   */
+  committedHeadPosition(): Promise<GlobalPosition>;
+  /**
+   * Roughly how many events of `$all` lie after `after` up to `upTo`, worked out from the positions
+   * alone (no events are read): 0 when `after` is not before `upTo`, at least 1 when it is; null
+   * when the store's positions cannot tell (EventStoreDB's are byte offsets in its log).
+   */
+  approximateEventsBetween(after: GlobalPosition, upTo: GlobalPosition): Promise<number | null>;
   close(): Promise<void>;
 }
 

@@ -17,14 +17,14 @@ import {
 } from '@eventstore/db-client';
 import {
   comparePositions,
-  type EventMetadata,
   type ExpectedRevision,
   type GlobalPosition,
   type RecordedEvent,
   START_POSITION,
   WrongExpectedRevisionError,
 } from '../../core/events.js';
-import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
+import { fromEventStoreDbMetadata, toEventStoreDbMetadata } from './eventstoredb-metadata.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 
 /** The same port over EventStoreDB / KurrentDB, selected by `EVENTSTORE_URL`. */
@@ -42,7 +42,7 @@ export class EventStoreDbEventStore implements EventStore {
       const result = await this.client.appendToStream(
         streamId,
         events.map((event) =>
-          jsonEvent({ id: event.id ?? timeOrderedId(), type: event.type, data: event.data as never, metadata: event.metadata as never }),
+          jsonEvent({ id: event.id ?? timeOrderedId(), type: event.type, data: event.data as never, metadata: { ...toEventStoreDbMetadata(event.metadata) } }),
         ),
         { expectedRevision: expected },
       );
@@ -68,10 +68,20 @@ export class EventStoreDbEventStore implements EventStore {
     return new Map(read);
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  /** No index by type here: each stream is read, and its first event of the type kept. */
+  async firstEventOfType(streamIds: readonly string[], type: string): Promise<Map<string, RecordedEvent>> {
+    const found = new Map<string, RecordedEvent>();
+    for (const [streamId, events] of await this.readStreams(streamIds)) {
+      const first = events.find((event) => event.type === type);
+      if (first) found.set(streamId, first);
+    }
+    return found;
+  }
+
+  async readStream(streamId: string, { fromRevision }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: START })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: fromRevision ?? START })) {
         const event = toRecordedEvent(resolved);
         if (event) events.push(event);
       }
@@ -126,12 +136,27 @@ export class EventStoreDbEventStore implements EventStore {
     };
   }
 
+  /**
+   * Exact: `$all` read backwards from its end, past any system events (this client's `readAll` has
+   * no server-side filter), to the newest event the feed delivers. The read streams; leaving the
+   * loop at the first such event cancels the rest.
+   */
   async headPosition(): Promise<GlobalPosition> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 50 })) {
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END })) {
       const event = toRecordedEvent(resolved);
       if (event) return event.position;
     }
     return START_POSITION;
+  }
+
+  /** The server delivers an event once it is committed: the feed's head is the committed head. */
+  committedHeadPosition(): Promise<GlobalPosition> {
+    return this.headPosition();
+  }
+
+  /** Positions here are byte offsets in the server's log: no event count follows from them. */
+  async approximateEventsBetween(after: GlobalPosition, upTo: GlobalPosition): Promise<number | null> {
+    return comparePositions(after, upTo) >= 0 ? 0 : null;
   }
 
   async close(): Promise<void> {
@@ -150,7 +175,7 @@ function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): Reco
     position: event.position,
     type: event.type,
     data: event.data,
-    metadata: event.metadata as unknown as EventMetadata,
+    metadata: fromEventStoreDbMetadata((event.metadata ?? {}) as Record<string, unknown>),
   };
 }
 

@@ -23,21 +23,26 @@ export const DEFAULT_OLD_TRANSACTION_BOUND_MS = 10_000;
  * Only transactions older than every still-running one are visible to `$all` readers, so an
  * append that commits late can never be overtaken (docs/decisions/0001-event-store-ordering.md)
  * — except running transactions older than the bound (`$1`, their xids), which cannot be appends
- * (decision 0008). The snapshot is the statement's own, so the rows and the horizon agree; it is
- * returned with the rows so the store learns which transactions are running.
+ * (decision 0008), and those `pg_stat_activity` shows running in another database, which cannot
+ * write to this one's events. One it cannot place (finished since the snapshot, or hidden from
+ * this role) is waited for. The snapshot is the statement's own, so the rows and the horizon
+ * agree; it is returned with the rows so the store learns which transactions are running.
  */
 export const HORIZON = `snapshot AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
   horizon AS MATERIALIZED (
-    SELECT coalesce((SELECT min(x) FROM pg_snapshot_xip(s) x WHERE x <> ALL ($1::xid8[])), pg_snapshot_xmax(s)) AS h FROM snapshot)`;
+    SELECT coalesce((SELECT min(x) FROM pg_snapshot_xip(s) x WHERE x <> ALL ($1::xid8[])
+      AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.backend_xid = x::xid AND a.datname <> current_database())), pg_snapshot_xmax(s)) AS h FROM snapshot)`;
 export const VISIBLE = 'transaction_id < (SELECT h FROM horizon)';
 
 /**
  * Remembers when each transaction PostgreSQL reported as running (`pg_snapshot_xip`) was first
  * seen, and names those running longer than the bound, which readers stop waiting for.
  *
- * Every mistake this memory can make errs towards waiting longer: a transaction is only "old"
- * once this process has itself seen it running for the whole bound, and a snapshot that arrives
- * out of order at worst restarts a transaction's clock.
+ * A transaction is only "old" once this process has itself seen it running for the whole bound,
+ * and it stays old until a snapshot shows it finished: a snapshot taken before it began (one that
+ * arrives out of order, its xmax at or below the xid) says nothing about it. Were its clock to
+ * restart, the horizon would fall back below events readers had already been shown, and a reader
+ * that took an earlier head as covered (the bulk replay) would step over them.
  */
 export class FeedHorizon {
   private readonly firstSeen = new Map<string, number>();
@@ -72,11 +77,11 @@ export class FeedHorizon {
   /** Takes in the snapshot a read returned (`xmin:xmax:xip,…`) and forgets the transactions it no longer lists. */
   observe(snapshot: string | null | undefined, now = performance.now()): void {
     if (!snapshot) return;
-    const list = snapshot.split(':')[2] ?? '';
+    const [, xmax, list = ''] = snapshot.split(':');
     const running = new Set(list === '' ? [] : list.split(','));
     for (const xid of running) if (!this.firstSeen.has(xid)) this.firstSeen.set(xid, now);
     for (const xid of this.firstSeen.keys()) {
-      if (running.has(xid)) continue;
+      if (running.has(xid) || !finishedBefore(xid, xmax)) continue;
       this.firstSeen.delete(xid);
       if (this.passedOver.delete(xid)) void this.checkPassedOver(xid);
     }
@@ -106,4 +111,9 @@ export class FeedHorizon {
       // Best effort: a failed check is not repeated, and reading the feed goes on.
     }
   }
+}
+
+/** Not listed as running by a snapshot whose xmax is above it: the transaction had finished when the snapshot was taken. */
+function finishedBefore(xid: string, xmax: string | undefined): boolean {
+  return xmax !== undefined && /^\d+$/.test(xmax) && BigInt(xid) < BigInt(xmax);
 }

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { RecordedEvent } from '../../core/events.js';
+import { comparePositions, type RecordedEvent, WrongExpectedRevisionError } from '../../core/events.js';
 import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
 import type { EventSubscription, NewEvent } from './event-store.port.js';
-import { event, eventStoreContract, stream } from './event-store-contract.test-support.js';
+import { event, eventStoreContract, readMine, stream } from './event-store-contract.test-support.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
 
 let database: TestDatabase;
@@ -39,10 +39,10 @@ async function openAppend(streamId: string, events: readonly NewEvent[]) {
   };
 }
 
-eventStoreContract('PostgreSQL', () => ({ store, openAppend }));
+eventStoreContract('PostgreSQL', () => ({ store }), { openAppend });
 
 // The same contract with a short bound: an append held open (young) is still never overtaken.
-eventStoreContract('PostgreSQL with a 2 s bound on old transactions', () => ({ store: bounded, openAppend }));
+eventStoreContract('PostgreSQL with a 2 s bound on old transactions', () => ({ store: bounded }), { openAppend });
 
 /** Records when each event of the given streams reaches the subscriber. */
 function arrivals(subscription: EventSubscription, streamIds: readonly string[]) {
@@ -146,8 +146,8 @@ describe('PostgreSQL feed liveness', () => {
   });
 
   it('waits behind a foreign open transaction only for the bound, then delivers what was appended after it', async () => {
-    // Another database of the same server: transaction ids are cluster-wide.
-    const foreign = new pg.Client({ connectionString: adminUrl() });
+    // Another session on the same database that is not an append (a forgotten psql, a batch).
+    const foreign = new pg.Client({ connectionString: database.url });
     await foreign.connect();
     const boundMs = 2000;
     // Stopping the wait after the bound is this feed's contract, so it stays asserted, but with a
@@ -193,6 +193,33 @@ describe('PostgreSQL feed liveness', () => {
     }
   });
 
+  it("does not wait behind a transaction of another database on the same server (it cannot write this one's events)", async () => {
+    // Transaction ids are cluster-wide: the snapshot lists it, pg_stat_activity places it elsewhere.
+    const foreign = new pg.Client({ connectionString: adminUrl() });
+    await foreign.connect();
+    const watched = PostgresEventStore.open(database.url, { statementTimeoutMs: 1000, oldTransactionBoundMs: 60_000 });
+    const subscription = watched.subscribeToAll({ after: await watched.headPosition() });
+    const id = stream();
+    const feed = arrivals(subscription, [id]);
+    try {
+      await foreign.query('BEGIN');
+      const { rows } = await foreign.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+      const appended = await watched.appendToStream(id, [event('BesideForeign')], 'no_stream');
+      const { rows: snapshot } = await connection.pool.query<{ running: boolean }>('SELECT $1::xid8 = ANY(SELECT pg_snapshot_xip(pg_current_snapshot())) AS running', [rows[0].xid]);
+      expect(snapshot[0].running).toBe(true);
+      const sent = performance.now();
+      // Far below the 60 s bound: a wait behind it would fail here.
+      await feed.of(id, 20_000);
+      console.info(`delivered beside another database's open transaction after ${Math.round(performance.now() - sent)} ms`);
+      expect(comparePositions(await watched.headPosition(), appended.position)).toBeGreaterThanOrEqual(0);
+    } finally {
+      await foreign.query('ROLLBACK').catch(() => undefined);
+      await foreign.end();
+      await subscription.close();
+      await watched.close();
+    }
+  });
+
   it('reports events that a transaction it stopped waiting for wrote after all (a writer that broke the rule)', async () => {
     const passedOver: [string, number][] = [];
     const watched = PostgresEventStore.open(database.url, { statementTimeoutMs: 1000, oldTransactionBoundMs: 2000, onEventsPassedOver: (xid, count) => passedOver.push([xid, count]) });
@@ -222,7 +249,7 @@ describe('PostgreSQL feed liveness', () => {
 
   it('without a statement timeout on its connections, never stops waiting behind a running transaction', async () => {
     const unbounded = PostgresEventStore.open(database.url, { statementTimeoutMs: 0, oldTransactionBoundMs: 100 });
-    const foreign = new pg.Client({ connectionString: adminUrl() });
+    const foreign = new pg.Client({ connectionString: database.url });
     await foreign.connect();
     try {
       const before = await unbounded.headPosition();
@@ -265,5 +292,19 @@ describe('PostgreSQL global order', () => {
     expect(read.slice(0, 2).map((event) => event.type)).toEqual(['NinetyNine', 'Hundred']);
     // The earlier tests' events carry real, much larger ids: ordered as text, "99" would be the head.
     expect((await store.headPosition()).commit).toBeGreaterThan(100n);
+  });
+});
+
+describe('PostgreSQL event counts from positions', () => {
+  it('are exact while every identity taken became an event, and over by each identity a refused append took', async () => {
+    const id = stream();
+    const first = await store.appendToStream(id, [event('A')], 'no_stream');
+    const second = await store.appendToStream(id, [event('B'), event('C')], 0n);
+    expect(await store.approximateEventsBetween(first.position, second.position)).toBe(2);
+    // The unique key refuses the row after its identity was drawn: a gap in the identities.
+    await expect(store.appendToStream(id, [event('Refused')], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    const third = await store.appendToStream(id, [event('D')], 2n);
+    expect(await store.approximateEventsBetween(second.position, third.position)).toBe(2);
+    expect((await readMine(store, second.position, [id], 1)).map((e) => e.type)).toEqual(['D']);
   });
 });

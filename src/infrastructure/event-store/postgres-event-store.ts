@@ -1,6 +1,7 @@
 import { timeOrderedId } from '../../core/ids.js';
 import type pg from 'pg';
 import {
+  comparePositions,
   type EventMetadata,
   type ExpectedRevision,
   type GlobalPosition,
@@ -8,7 +9,7 @@ import {
   START_POSITION,
   WrongExpectedRevisionError,
 } from '../../core/events.js';
-import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, SubscribeOptions } from './event-store.port.js';
+import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 import { SharedFeedPages } from './shared-feed-pages.js';
 import { connectDatabase } from '../database/database.js';
@@ -133,9 +134,24 @@ export class PostgresEventStore implements EventStore {
     return { existing, position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) } };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<EventRow>({ name: 'ledgerline-read-stream', text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, values: [streamId] });
+  async readStream(streamId: string, { fromRevision = 0n }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>({
+      name: 'ledgerline-read-stream',
+      text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_revision >= $2::bigint ORDER BY stream_revision`,
+      values: [streamId, fromRevision.toString()],
+    });
     return result.rows.map(toRecordedEvent);
+  }
+
+  /** One statement: each stream's rows found by the (stream_id, stream_revision) key, only the first of the type returned. */
+  async firstEventOfType(streamIds: readonly string[], type: string): Promise<Map<string, RecordedEvent>> {
+    if (streamIds.length === 0) return new Map();
+    const result = await this.pool.query<EventRow>({
+      name: 'ledgerline-first-of-type',
+      text: `SELECT DISTINCT ON (stream_id) ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) AND type = $2 ORDER BY stream_id, stream_revision`,
+      values: [[...new Set(streamIds)], type],
+    });
+    return new Map(result.rows.map((row) => [row.stream_id, toRecordedEvent(row)]));
   }
 
   async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
@@ -222,6 +238,23 @@ export class PostgresEventStore implements EventStore {
     this.horizon.observe(result.rows[0]?.snapshot);
     const row = result.rows[0];
     return row?.commit_position && row.global_position ? { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) } : START_POSITION;
+  }
+
+  async committedHeadPosition(): Promise<GlobalPosition> {
+    const { rows } = await this.pool.query<{ commit_position: string; global_position: string }>(
+      'SELECT transaction_id::text AS commit_position, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1',
+    );
+    return rows[0] ? { commit: BigInt(rows[0].commit_position), prepare: BigInt(rows[0].global_position) } : START_POSITION;
+  }
+
+  /**
+   * The difference of the identities (`prepare`): exact while every identity taken became an
+   * event; an append rolled back (a conflict) leaves a gap, and appends whose identity and commit
+   * order differ shift it by a few — an estimate, which `projections status` labels as one.
+   */
+  async approximateEventsBetween(after: GlobalPosition, upTo: GlobalPosition): Promise<number | null> {
+    if (comparePositions(after, upTo) >= 0) return 0;
+    return Math.max(1, Number(upTo.prepare - after.prepare));
   }
 
   async close(): Promise<void> {

@@ -16,8 +16,9 @@ export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventS
   return {
     appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> => store.appendToStream(streamId, stamped(events), expected),
     appendToNewStreams: (streams) => store.appendToNewStreams(streams.map(({ streamId, events }) => ({ streamId, events: stamped(events) }))),
-    readStream: async (streamId) => (await store.readStream(streamId)).map(upcast),
+    readStream: async (streamId, options) => (await store.readStream(streamId, options)).map(upcast),
     readStreams: async (streamIds) => new Map([...(await store.readStreams(streamIds))].map(([streamId, events]) => [streamId, events.map(upcast)])),
+    firstEventOfType: async (streamIds, type) => new Map([...(await store.firstEventOfType(streamIds, type))].map(([streamId, event]) => [streamId, upcast(event)])),
     readAll: async (options: ReadAllOptions) => (await store.readAll(options)).map(upcastForFeed),
     subscribeToAll(options?: SubscribeOptions): EventSubscription {
       const subscription = store.subscribeToAll(options);
@@ -28,6 +29,8 @@ export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventS
       return { [Symbol.asyncIterator]: () => iterator, close: () => subscription.close() };
     },
     headPosition: () => store.headPosition(),
+    committedHeadPosition: () => store.committedHeadPosition(),
+    approximateEventsBetween: (after, upTo) => store.approximateEventsBetween(after, upTo),
     close: () => store.close(),
   };
 }

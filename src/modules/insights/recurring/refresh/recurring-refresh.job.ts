@@ -5,6 +5,7 @@ import { transactionsProjection } from '../../../../../projections/transactions/
 import { calendarDayIn } from '../../../../core/time-zone.js';
 import { handleCommand } from '../../../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition, JobQueue } from '../../../../infrastructure/jobs/job.js';
+import { type JobTrace, tracedBy } from '../../../../infrastructure/jobs/job-trace.js';
 import type { Runtime } from '../../../../infrastructure/runtime/runtime.js';
 import { userTimeZone } from '../../../settings/user-settings.queries.js';
 import { addTransactions, EMPTY_RECURRING_INDEX } from '../recurring-index.state.js';
@@ -17,6 +18,8 @@ export const RECURRING_REFRESH_JOB = 'recurring-refresh';
 
 export interface RecurringRefreshInput {
   readonly userId: string;
+  /** The request whose change queued it; requests later in the same window share the first one's run and trace. */
+  readonly trace?: JobTrace;
 }
 
 /**
@@ -33,8 +36,8 @@ export function recurringRefreshJobId(userId: string, at: Date, debounceMs: numb
 const WINDOW_MARGIN_MS = 50;
 
 /** Queues the user's refresh, `at` being now (not when the request began): after a sync that changed transactions, and after a manual change. */
-export async function queueRecurringRefresh(jobs: Pick<JobQueue, 'enqueue'>, userId: string, at: Date, debounceMs: number): Promise<void> {
-  const input: RecurringRefreshInput = { userId };
+export async function queueRecurringRefresh(jobs: Pick<JobQueue, 'enqueue'>, userId: string, at: Date, debounceMs: number, trace?: JobTrace): Promise<void> {
+  const input: RecurringRefreshInput = trace ? { userId, trace } : { userId };
   await jobs.enqueue(RECURRING_REFRESH_JOB, input, recurringRefreshJobId(userId, at, debounceMs));
 }
 
@@ -58,10 +61,11 @@ const READ_MODEL_WAIT_MS = 30_000;
  * full run needs no state outside the event store. Idempotent: run again on the same data, it
  * appends nothing; stopped part-way, it has appended nothing or everything (one append).
  */
-export async function refreshRecurringStreams(dependencies: RecurringRefreshDependencies, userId: string): Promise<RecurringRefreshOutcome> {
+export async function refreshRecurringStreams(dependencies: RecurringRefreshDependencies, userId: string, trace?: JobTrace): Promise<RecurringRefreshOutcome> {
   const { database, eventStore, clock, watch } = dependencies;
   // The changes that queued this refresh were committed before it ran: wait until the read models have them.
-  const head = await eventStore.headPosition();
+  // The committed head, not the feed's: that one lags behind commits while an older transaction on the server runs.
+  const head = await eventStore.committedHeadPosition();
   if (!(await watch.waitFor(head, READ_MODEL_WAIT_MS, [transactionsProjection.name, accountsProjection.name, categoriesProjection.name]))) {
     throw new Error(`The transactions read model has not caught up for the recurring refresh of user ${userId}; retrying`);
   }
@@ -78,7 +82,7 @@ export async function refreshRecurringStreams(dependencies: RecurringRefreshDepe
     recurringStreamsStreamId(userId),
     recurringStreamsDecider,
     command,
-    { userId, actor: 'system', requestId: `recurring-refresh-${userId}`, now: clock.now() },
+    { userId, actor: 'system', requestId: `recurring-refresh-${userId}`, ...tracedBy(trace), now: clock.now() },
     'Recurring streams',
   );
   const recorded = performance.now();
@@ -93,8 +97,8 @@ export async function refreshRecurringStreams(dependencies: RecurringRefreshDepe
 export function recurringRefreshJob(dependencies: RecurringRefreshDependencies): JobDefinition<RecurringRefreshInput> {
   return {
     name: RECURRING_REFRESH_JOB,
-    async handle({ userId }) {
-      await refreshRecurringStreams(dependencies, userId);
+    async handle({ userId, trace }) {
+      await refreshRecurringStreams(dependencies, userId, trace);
     },
   };
 }
