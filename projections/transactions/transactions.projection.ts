@@ -11,7 +11,10 @@ import { createTransactionsTable, type TransactionsTable } from './transactions.
 
 /**
  * `transactions`: the live transactions of every account, in the list's keyset order. A batch is
- * applied as runs of one kind of event — creations, edits, deletions — each run in one statement.
+ * applied as three statements — its creations, then its edits (folded per transaction), then its
+ * deletions — which is the events' own order for each transaction (a stream is created, edited,
+ * then deleted); an account's deletion or an item's disconnection, which reach across streams,
+ * first writes what came before it.
  */
 export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
@@ -43,16 +46,14 @@ export const transactionsProjection: ProjectionDefinition = {
       edited = new Map();
       deleted = [];
     };
-    let runType: string | null = null;
     for (const recorded of events) {
-      const kind = RUN_OF[recorded.type] ?? recorded.type;
-      if (kind !== runType) await flush();
-      runType = kind;
       if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX) && recorded.type === 'AccountDeleted') {
+        await flush();
         await trx.deleteFrom('transactions').where('account_id', '=', (recorded.data as AccountDeleted['data']).accountId).execute();
         continue;
       }
       if (recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX) && recorded.type === 'LinkItemDisconnected') {
+        await flush();
         const { accountIds } = recorded.data as LinkItemDisconnected['data'];
         if (accountIds.length > 0) await trx.deleteFrom('transactions').where('account_id', 'in', accountIds).execute();
         continue;
@@ -85,18 +86,6 @@ export const transactionsProjection: ProjectionDefinition = {
     }
     await flush();
   },
-};
-
-/**
- * Events that write the same way share a run: a tag change is an edit of the tag_ids column, an
- * import is a creation, and a transaction the provider removed or replaced leaves the list.
- */
-const RUN_OF: Partial<Record<string, string>> = {
-  TagApplied: 'TransactionEdited',
-  TagRemoved: 'TransactionEdited',
-  TransactionImported: 'TransactionCreated',
-  TransactionRemoved: 'TransactionDeleted',
-  TransactionReplaced: 'TransactionDeleted',
 };
 
 function importedRowOf(event: TransactionImported, recorded: RecordedEvent, at: Date): Insertable<TransactionsTable> {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createTestDatabase } from '../../../test/support/test-database.js';
-import { formatPosition } from '../../core/events.js';
+import { comparePositions, formatPosition, type GlobalPosition } from '../../core/events.js';
 import { connectDatabase } from '../database/database.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './projection-commands.js';
 import { ProjectionRunner } from './projection-runner.js';
-import { recordingProjection, type RunnerFixture, startRunnerFixture } from './projection-runner.test-support.js';
+import { recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
 
 function capture() {
   const lines: string[] = [];
@@ -72,6 +72,38 @@ describe('projections commands', () => {
     const history = capture();
     await showParkedEvents(fixture.connection.db, history.out, { all: true });
     expect(history.lines.slice(1).map((line) => line.split('\t').slice(-2)[0])).toEqual(['skipped', 'retried']);
+  });
+});
+
+describe('projections status lag', () => {
+  it('is worked out from the positions, not counted: ~N events behind the head for a version that has not applied them, 0 at the head', async () => {
+    const fixture = await startRunnerFixture();
+    try {
+      await fixture.appendEvents(25);
+      await waitUntil(async () => comparePositions(await fixture.store.headPosition(), fixture.lastAppended) >= 0);
+      const reads: string[] = [];
+      const store = {
+        headPosition: () => fixture.store.headPosition(),
+        approximateEventsBetween: (after: GlobalPosition, upTo: GlobalPosition) => fixture.store.approximateEventsBetween(after, upTo),
+        readAll: () => {
+          reads.push('readAll');
+          return Promise.resolve([]);
+        },
+      };
+      const behind = capture();
+      expect(await showProjectionStatus(fixture.connection.db, store, [recordingProjection()], behind.out)).toBe(0);
+      expect(behind.lines[0]).toBe(`head ${formatPosition(fixture.lastAppended)}`);
+      // Nothing applied yet: 25 appends, one identity each, none rolled back, so the estimate is exact.
+      expect(behind.lines[2]).toMatch(/^recording\t1\tbuilding\t0\/0\t0\t~25\t0\t/);
+      expect(reads).toEqual([]);
+
+      await sql`UPDATE projection_versions SET position_commit = ${fixture.lastAppended.commit.toString()}, position_prepare = ${fixture.lastAppended.prepare.toString()}`.execute(fixture.connection.db);
+      const caughtUp = capture();
+      await showProjectionStatus(fixture.connection.db, store, [recordingProjection()], caughtUp.out);
+      expect(caughtUp.lines[2].split('\t')[5]).toBe('0');
+    } finally {
+      await fixture.close();
+    }
   });
 });
 

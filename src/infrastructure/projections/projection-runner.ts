@@ -1,13 +1,14 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { comparePositions, formatPosition, type GlobalPosition, type RecordedEvent } from '../../core/events.js';
 import type { DatabaseConnection } from '../database/database.js';
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { CheckpointWatch } from './checkpoint-watch.js';
 import { type EventFailure, parkEvent } from './parked-events.js';
-import type { ProjectionDefinition } from './projection.js';
-import { backoffMs, describeFailure, isTransientError } from './projection-failure.js';
+import { type ProjectionDefinition, projectionSchema } from './projection.js';
+import { backoffMs } from './projection-failure.js';
 import { acquireLease, type Lease } from './projection-lease.js';
+import { analyzeSchema, applyOneByOne, isEventFailure, readReplayBatch, REPLAY_BATCH_SIZE } from './projection-replay.js';
 import { projectionTransaction } from './projection-transaction.js';
 import { CheckpointAnnouncer, LeaseLostError, markCaughtUp, moveVersionCheckpoint, ProjectionSupersededError, readVersionCheckpoint } from './projection-versions.js';
 
@@ -100,6 +101,10 @@ export class ProjectionRunner {
     const read = await readVersionCheckpoint(this.database.db, this.projection);
     let checkpoint = read.position;
     this.caughtUp = read.caughtUp;
+    if (!this.caughtUp) {
+      checkpoint = await this.buildInBulk(checkpoint, lease);
+      if (this.stopped) return;
+    }
     // Nothing new to apply (an empty store, a restart at the head) is caught up too.
     if (!this.caughtUp && comparePositions(checkpoint, await this.store.headPosition()) >= 0) {
       await this.database.db.transaction().execute((trx) => markCaughtUp(trx, this.projection));
@@ -124,6 +129,29 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * A version that has never reached the head (a new one, or the first start): the bulk replay of
+   * `projections rebuild` (decision 0019) — large reads of its own event types only, each batch
+   * committed with the checkpoint as always — then fresh planner statistics for the loaded tables.
+   */
+  private async buildInBulk(from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
+    let checkpoint = from;
+    for (;;) {
+      if (this.stopped) return checkpoint;
+      if (!lease.held()) throw new LeaseLostError(this.projection.name);
+      const batch = await readReplayBatch(this.store, this.projection, checkpoint, this.options.batchSize ?? REPLAY_BATCH_SIZE);
+      if (comparePositions(batch.to, checkpoint) > 0) {
+        checkpoint = await this.applyRelevant(batch.events, checkpoint, batch.to, lease);
+        this.failures = 0;
+        this.watch.advance(this.projection.name, checkpoint);
+        this.announcer.announce(checkpoint);
+      }
+      if (batch.atEnd) break;
+    }
+    await analyzeSchema(this.database.db, projectionSchema(this.projection));
+    return checkpoint;
+  }
+
   /** Waits between attempts; stop() ends the wait at once. */
   private pause(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -138,9 +166,13 @@ export class ProjectionRunner {
     });
   }
 
-  private async applyBatch(events: readonly RecordedEvent[], from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
-    const to = events[events.length - 1].position;
+  private applyBatch(events: readonly RecordedEvent[], from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
     const relevant = events.filter((event) => this.relevantTypes.has(event.type));
+    return this.applyRelevant(relevant, from, events[events.length - 1].position, lease);
+  }
+
+  /** Applies the batch's events of the projection's types and moves the checkpoint from `from` to `to`. */
+  private async applyRelevant(relevant: readonly RecordedEvent[], from: GlobalPosition, to: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
     if (relevant.length === 0 && this.caughtUp) {
       await projectionTransaction(this.database.db, this.projection, (trx) => moveVersionCheckpoint(trx, this.projection, from, to, 0));
       return to;
@@ -152,7 +184,7 @@ export class ProjectionRunner {
       });
       return to;
     } catch (error) {
-      if (!cannotApply(error)) throw error;
+      if (!isEventFailure(error)) throw error;
     }
     await this.applyEventByEvent(relevant, from, to, lease);
     return to;
@@ -172,20 +204,12 @@ export class ProjectionRunner {
       const final = pass === delays.length - 1;
       const failing: EventFailure[] = [];
       const committed = await this.commit(from, to, relevant.length, async (trx) => {
-        for (const event of relevant) {
-          await sql`SAVEPOINT apply_event`.execute(trx);
-          try {
-            await this.projection.apply(trx, [event]);
-            await sql`RELEASE SAVEPOINT apply_event`.execute(trx);
-          } catch (error) {
-            if (!cannotApply(error)) throw error;
-            await sql`ROLLBACK TO SAVEPOINT apply_event`.execute(trx);
-            const now = new Date();
-            const earlier = failures.get(event.id);
-            const failure = { event, error: describeFailure(error), attempts: (earlier?.attempts ?? 0) + 1, firstFailedAt: earlier?.firstFailedAt ?? now, lastFailedAt: now };
-            failures.set(event.id, failure);
-            failing.push(failure);
-          }
+        const now = new Date();
+        for (const { event, error } of await applyOneByOne(trx, this.projection, relevant)) {
+          const earlier = failures.get(event.id);
+          const failure = { event, error, attempts: (earlier?.attempts ?? 0) + 1, firstFailedAt: earlier?.firstFailedAt ?? now, lastFailedAt: now };
+          failures.set(event.id, failure);
+          failing.push(failure);
         }
         // Not yet the last pass: undo the good events too, and try the whole batch again after a wait.
         if (failing.length > 0 && !final) throw new RetryPass();
@@ -249,10 +273,6 @@ export class ProjectionRunner {
 /** Thrown inside a pass to roll it back whole; never leaves the runner. */
 class RetryPass extends Error {}
 
-/** An error that is about the events, not the database, the lease or the version: worth isolating and, in the end, parking. */
-function cannotApply(error: unknown): boolean {
-  return !(error instanceof LeaseLostError || error instanceof ProjectionSupersededError || error instanceof RetryPass || isTransientError(error));
-}
 
 /** Groups what the subscription already has buffered into batches, without waiting for more. */
 async function* batches(source: AsyncIterable<RecordedEvent>, size: number): AsyncGenerator<RecordedEvent[]> {

@@ -17,6 +17,12 @@ export interface ProjectionDefinition {
   createTables(db: Kysely<unknown>): Promise<void>;
   /** Applies a batch (only `eventTypes`, in order) in the runner's transaction; the checkpoint moves in the same transaction. */
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Columns that are not a function of the events (a sequence, a clock): `audit verify` leaves them
+   * out of its checksums, by table. Better none: a column a replay cannot reproduce is one an
+   * auditor cannot check either.
+   */
+  readonly checksumExcludes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The PostgreSQL schema holding one version of a projection's tables. */

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { seedLedgerEvents } from '../../../bench/support/ledger-seed.js';
+import { PROJECTIONS } from '../../../projections/index.js';
+import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { DatabaseConnection } from '../database/database.js';
+import { PostgresEventStore } from '../event-store/postgres-event-store.js';
+import { CheckpointWatch } from './checkpoint-watch.js';
+import { projectionSchema } from './projection.js';
+import { checksumColumns, checksumTable } from './projection-checksum.js';
+import { RebuildRefusedError, rebuildProjection, shadowSchema } from './projection-rebuild.js';
+import { ProjectionRunner } from './projection-runner.js';
+import { eventMetadata } from './projection-runner.test-support.js';
+import { verifyProjection } from './projection-verify.js';
+
+let database: TestDatabase;
+let connection: DatabaseConnection;
+let store: PostgresEventStore;
+let watch: CheckpointWatch;
+let runner: ProjectionRunner;
+
+const transactions = PROJECTIONS.find((projection) => projection.name === 'transactions')!;
+const live = projectionSchema(transactions);
+
+beforeAll(async () => {
+  ({ database, connection } = await createMigratedDatabase());
+  store = new PostgresEventStore(connection.pool);
+  watch = new CheckpointWatch(connection.db, connection.pool, [transactions]);
+  await watch.start();
+  await seedLedgerEvents(connection.db, 2_000);
+  runner = new ProjectionRunner(connection, store, transactions, watch);
+  runner.start();
+  expect(await watch.waitFor(await store.headPosition(), 60_000)).toBe(true);
+}, 90_000);
+
+afterAll(async () => {
+  await runner.stop();
+  await watch.close();
+  await store.close();
+  await connection.close();
+  await database.drop();
+});
+
+async function liveChecksum(): Promise<string> {
+  const columns = await checksumColumns(connection.db, live, 'transactions');
+  const { rows, checksum } = await checksumTable(connection.db, live, 'transactions', columns);
+  return `${rows} ${checksum}`;
+}
+
+async function checkpoint() {
+  return connection.db.selectFrom('projection_versions').select(['position_commit', 'position_prepare', 'events_applied']).where('name', '=', 'transactions').executeTakeFirstOrThrow();
+}
+
+async function leftovers(): Promise<string[]> {
+  const schemas = await sql<{ nspname: string }>`SELECT nspname FROM pg_namespace WHERE nspname LIKE '%\\_rebuild' OR nspname LIKE '%\\_replaced'`.execute(connection.db);
+  const rows = await connection.db.selectFrom('projection_rebuilds').select('name').execute();
+  return [...schemas.rows.map((row) => row.nspname), ...rows.map((row) => `row ${row.name}`)];
+}
+
+function transactionCreated(accountId: string, userId: string, name: string) {
+  const transactionId = randomUUID();
+  const data = {
+    transactionId, accountId, source: 'manual', amount: '-12.50', date: '2026-11-20', name, merchantName: null, categoryId: null, notes: null,
+    pending: false, paymentChannel: 'online', location: null, tagIds: [], authorizedDate: null,
+  };
+  return { streamId: `transaction-${transactionId}`, event: { type: 'TransactionCreated', data, metadata: eventMetadata(userId) } };
+}
+
+describe('projections rebuild', () => {
+  it('builds tables equal to the ones the live runner built, and puts the checkpoint where it was', async () => {
+    const before = await liveChecksum();
+    const { events_applied: applied, ...position } = await checkpoint();
+    const outcome = await rebuildProjection(connection.db, store, transactions, { batchSize: 700 });
+    expect(outcome).toMatchObject({ projection: 'transactions', resumed: false, parked: 0, applied: Number(applied) });
+    expect(await liveChecksum()).toBe(before);
+    expect(await checkpoint()).toEqual({ ...position, events_applied: applied });
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+
+  it('resumes an interrupted rebuild where its last committed batch left it', async () => {
+    const before = await liveChecksum();
+    let batches = 0;
+    const crash = new Error('killed');
+    await expect(
+      rebuildProjection(connection.db, store, transactions, {
+        batchSize: 300,
+        onProgress: () => {
+          batches += 1;
+          if (batches === 3) throw crash;
+        },
+      }),
+    ).rejects.toBe(crash);
+    const progress = await connection.db.selectFrom('projection_rebuilds').selectAll().executeTakeFirstOrThrow();
+    expect(progress).toMatchObject({ name: 'transactions', shadow_schema: shadowSchema(transactions) });
+    expect(Number(progress.events_applied)).toBeGreaterThan(0);
+    // The live model has not moved.
+    expect(await liveChecksum()).toBe(before);
+
+    const seen: number[] = [];
+    const resumed = await rebuildProjection(connection.db, store, transactions, { batchSize: 300, onProgress: (at) => seen.push(at.doneAtStart) });
+    expect(resumed.resumed).toBe(true);
+    expect(seen[0]).toBeGreaterThan(0);
+    expect(await liveChecksum()).toBe(before);
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+
+  it('refuses a second rebuild of the same version while one runs', async () => {
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const first = rebuildProjection(connection.db, store, transactions, {
+      batchSize: 500,
+      onProgress: () => started(),
+    });
+    await running;
+    await expect(rebuildProjection(connection.db, store, transactions)).rejects.toThrow(RebuildRefusedError);
+    await first;
+  }, 60_000);
+
+  it('switches under readers and writers: no reader errs or sees fewer rows, and the runner carries on in the new tables', async () => {
+    const accountId = randomUUID();
+    const userId = randomUUID();
+    let writing = true;
+    let written = 0;
+    const writes = (async () => {
+      while (writing) {
+        const { streamId, event } = transactionCreated(accountId, userId, `During ${written}`);
+        await store.appendToStream(streamId, [event], 'no_stream');
+        written += 1;
+      }
+    })();
+    const readerErrors: unknown[] = [];
+    const shrinks: string[] = [];
+    let reads = 0;
+    let reading = true;
+    const readers = Array.from({ length: 3 }, async () => {
+      let most = 0;
+      while (reading) {
+        try {
+          // Unqualified, as the service reads: the connection's search_path names the live schema.
+          const result = await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions`.execute(connection.db);
+          const { count } = result.rows[0];
+          if (count < most) shrinks.push(`${most} → ${count}`);
+          most = Math.max(most, count);
+          reads += 1;
+        } catch (error) {
+          readerErrors.push(error);
+        }
+      }
+    });
+    let outcome;
+    try {
+      outcome = await rebuildProjection(connection.db, store, transactions, { batchSize: 200 });
+    } finally {
+      writing = false;
+      await writes;
+      reading = false;
+      await Promise.all(readers);
+    }
+    console.info(`rebuild under load: ${reads} reads, ${written} transactions created meanwhile, switched at ${outcome.position.commit}/${outcome.position.prepare}`);
+    expect(readerErrors).toEqual([]);
+    expect(shrinks).toEqual([]);
+    expect(written).toBeGreaterThan(0);
+
+    // The runner lost its compare-and-set at the switch, re-read the checkpoint and applies what came after it.
+    expect(await watch.waitFor(await store.headPosition(), 30_000)).toBe(true);
+    const names = await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions WHERE name LIKE 'During %'`.execute(connection.db);
+    expect(names.rows[0].count).toBe(written);
+    expect((await verifyProjection(connection.db, store, transactions)).agree).toBe(true);
+    expect(await leftovers()).toEqual([]);
+  }, 120_000);
+});
