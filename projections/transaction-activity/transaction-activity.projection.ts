@@ -1,54 +1,128 @@
+import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../src/core/events.js';
+import type { Database } from '../../src/infrastructure/database/schema.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
-import { type FieldChange, LOCKED_FIELD_OF, type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
+import {
+  ACTIVITY_EVENT_TYPES,
+  type ActivityEntry,
+  type ApiValues,
+  creationEntries,
+  departureEntries,
+  editEntries,
+  isCreation,
+  isDeparture,
+} from '../../src/modules/transactions/activity/transaction-activity.js';
+import { EDITABLE_FIELDS, LOCKED_FIELD_OF, type LockedField, TRANSACTION_STREAM_PREFIX } from '../../src/modules/transactions/transaction.js';
 import { createTransactionActivityTable } from './transaction-activity.table.js';
 
 /**
- * `transaction_activity`: the field-change history auditors replay — one row per changed field
- * per edit, oldest first (a tag applied or removed is a change of `tags`). A write that only locks
- * a field (same value) changes nothing visible.
+ * `transaction_activity`: the field-change history auditors replay — creation (one `created` row per
+ * field with a value), every change (one `edited` row per changed field; a tag applied or removed
+ * is a change of `tags`), and departure (deleted, removed by the provider or retired for its posted
+ * one: one `deleted` row per field that had a value, found in the transaction's own rows).
  */
 export const transactionActivityProjection: ProjectionDefinition = {
   name: 'transaction-activity',
-  version: 1,
+  // v2: creation and departure entries, `kind`, request and correlation ids; rows numbered from the events.
+  version: 2,
   tables: ['transaction_activity'],
-  eventTypes: ['TransactionEdited', 'TagApplied', 'TagRemoved'],
+  eventTypes: ACTIVITY_EVENT_TYPES,
   createTables: createTransactionActivityTable,
   async apply(trx, events) {
-    const rows = events
-      .filter((recorded) => recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX) && ACTIVITY_EVENT_TYPES.has(recorded.type))
-      .map(asFieldChanges)
-      .flatMap((recorded) => {
-        const { data, metadata, id } = recorded;
-        return data.changes
-          .filter((change) => JSON.stringify(change.oldValue) !== JSON.stringify(change.newValue))
-          .map((change) => ({
-            id: `${id}:${change.field}`,
-            user_id: metadata.userId,
-            transaction_id: data.transactionId,
-            actor: metadata.actor,
-            created_at: new Date(metadata.occurredAt),
-            field: LOCKED_FIELD_OF[change.field],
-            old_value: JSON.stringify(asApiValue(change.field, change.oldValue)),
-            new_value: JSON.stringify(asApiValue(change.field, change.newValue)),
-          }));
-      });
-    if (rows.length > 0) await trx.insertInto('transaction_activity').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).execute();
+    const ours = events.filter((recorded) => recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX) && ACTIVITY_EVENT_TYPES.includes(recorded.type));
+    const leaving = new Set(ours.filter((recorded) => isDeparture(recorded.type)).map(transactionIdOf));
+    // Only transactions that leave in this batch need their last values; the batch's own rows update them as it goes.
+    const histories = await lastValuesOf(trx, [...leaving]);
+    const entries: ActivityEntry[] = [];
+    for (const recorded of ours) {
+      const transactionId = transactionIdOf(recorded);
+      const history = histories.get(transactionId);
+      if (isDeparture(recorded.type)) {
+        if (!history || history.left) continue;
+        const departed = departureEntries(recorded, inFieldOrder(history.values));
+        entries.push(...departed);
+        history.left = true;
+        continue;
+      }
+      const produced = isCreation(recorded.type) ? creationEntries(recorded) : editEntries(recorded);
+      entries.push(...produced);
+      if (history) {
+        if (isCreation(recorded.type)) {
+          history.values.clear();
+          history.left = false;
+        }
+        for (const entry of produced) history.values.set(entry.field, entry.newValue);
+      }
+    }
+    await insertEntries(trx, entries);
   },
 };
 
-const ACTIVITY_EVENT_TYPES = new Set(['TransactionEdited', 'TagApplied', 'TagRemoved']);
-
-/** A tag change reads as a change of the `tags` field: the set before, the set after. */
-function asFieldChanges(recorded: RecordedEvent): RecordedEvent<TransactionEdited> {
-  if (recorded.type === 'TransactionEdited') return recorded as RecordedEvent<TransactionEdited>;
-  const { data } = recorded as RecordedEvent<TagApplied | TagRemoved>;
-  const before = recorded.type === 'TagApplied' ? data.resultingTagIds.filter((tagId) => !data.tagIds.includes(tagId)) : [...data.resultingTagIds, ...data.tagIds].sort();
-  const change: FieldChange = { field: 'tagIds', oldValue: before, newValue: data.resultingTagIds, locked: data.locked };
-  return { ...recorded, type: 'TransactionEdited', data: { transactionId: data.transactionId, changes: [change] } };
+interface TransactionHistory {
+  readonly values: Map<LockedField, unknown>;
+  /** Its departure is already recorded: a second one (removed, then retired) records nothing. */
+  left: boolean;
 }
 
-/** Amounts are decimal strings inside events and numbers in the API. */
-function asApiValue(field: string, value: unknown): unknown {
-  return field === 'amount' && typeof value === 'string' ? Number(value) : value;
+const FIELD_ORDER: readonly LockedField[] = EDITABLE_FIELDS.map((field) => LOCKED_FIELD_OF[field]);
+
+function inFieldOrder(values: ReadonlyMap<LockedField, unknown>): ApiValues {
+  return new Map(FIELD_ORDER.filter((field) => values.has(field)).map((field) => [field, values.get(field)]));
+}
+
+function transactionIdOf(recorded: RecordedEvent): string {
+  return (recorded.data as { transactionId: string }).transactionId;
+}
+
+/** Each transaction's latest value of every field from its rows so far, and whether it has left already. */
+async function lastValuesOf(trx: Transaction<Database>, transactionIds: readonly string[]): Promise<Map<string, TransactionHistory>> {
+  const histories = new Map<string, TransactionHistory>(transactionIds.map((id) => [id, { values: new Map(), left: false }]));
+  if (transactionIds.length === 0) return histories;
+  const latest = await trx
+    .selectFrom('transaction_activity')
+    .distinctOn(['transaction_id', 'field'])
+    .select(['transaction_id', 'field', 'kind', 'new_value'])
+    .where('transaction_id', 'in', transactionIds)
+    .orderBy('transaction_id')
+    .orderBy('field')
+    .orderBy('revision', 'desc')
+    .orderBy('ordinal', 'desc')
+    .execute();
+  for (const row of latest) {
+    const history = histories.get(row.transaction_id) as TransactionHistory;
+    if (row.kind === 'deleted') history.left = true;
+    else history.values.set(row.field as LockedField, row.new_value);
+  }
+  return histories;
+}
+
+/**
+ * One JSON document, not a VALUES list: a batch of creations writes thousands of rows, past the
+ * 65,535 parameters a statement may bind. Each value travels wrapped (`{"v": ...}`) so a JSON null
+ * stays a JSON null and a missing one (creation's before, departure's after) is SQL NULL.
+ */
+async function insertEntries(trx: Transaction<Database>, entries: readonly ActivityEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map((entry) => ({
+    id: entry.id,
+    user_id: entry.userId,
+    transaction_id: entry.transactionId,
+    revision: entry.revision,
+    ordinal: entry.ordinal,
+    kind: entry.kind,
+    actor: entry.actor,
+    created_at: entry.createdAt,
+    field: entry.field,
+    old_value: 'oldValue' in entry ? { v: entry.oldValue } : null,
+    new_value: 'newValue' in entry ? { v: entry.newValue } : null,
+    request_id: entry.requestId,
+    correlation_id: entry.correlationId,
+  }));
+  await sql`
+    INSERT INTO transaction_activity (id, user_id, transaction_id, revision, ordinal, kind, actor, created_at, field, old_value, new_value, request_id, correlation_id)
+    SELECT r.id, r.user_id, r.transaction_id, r.revision, r.ordinal, r.kind, r.actor, r.created_at, r.field, r.old_value -> 'v', r.new_value -> 'v', r.request_id, r.correlation_id
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+        id text, user_id uuid, transaction_id uuid, revision bigint, ordinal int, kind text, actor text, created_at timestamptz, field text,
+        old_value jsonb, new_value jsonb, request_id text, correlation_id text)
+    ON CONFLICT (id) DO NOTHING`.execute(trx);
 }

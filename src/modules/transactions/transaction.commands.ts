@@ -5,6 +5,7 @@ import { DomainRuleError, NotFoundError, ValidationFailedError, type ValidationI
 import type { Database } from '../../infrastructure/database/schema.js';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { jobTraceOf } from '../../infrastructure/jobs/job-trace.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { findLiveAccount } from '../accounts/account.queries.js';
 import { CategoryDirectory } from '../categories/category-directory.js';
@@ -54,7 +55,7 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
     // Tags are no part of a stream; anything else recorded may make, change or end one.
-    if (outcome.events.some((event) => event.type !== 'TagApplied' && event.type !== 'TagRemoved')) await this.recurringRefresh.afterTransactionsChanged(context.userId);
+    if (outcome.events.some((event) => event.type !== 'TagApplied' && event.type !== 'TagRemoved')) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
   }
 

@@ -9,6 +9,7 @@ import { categoryIdsInGroups } from '../categories/user-categories.js';
 import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
 import { decodeCursor, encodeCursor } from './transaction-cursor.js';
+import { toActivityEventResponse } from './activity/transaction-activity.mapper.js';
 import { toTransactionResponse } from './transaction.mapper.js';
 
 export interface TransactionListFilter {
@@ -138,18 +139,17 @@ export class GetTransactionActivityHandler implements IQueryHandler<GetTransacti
   async execute({ userId, transactionId }: GetTransactionActivity): Promise<TransactionActivityResponse> {
     const rows = await this.db
       .selectFrom('transaction_activity')
-      .select(['id', 'actor', 'created_at', 'field', 'old_value', 'new_value'])
+      .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id'])
       .where('transaction_id', '=', transactionId)
       .where('user_id', '=', userId)
-      .orderBy('seq')
+      .orderBy('revision')
+      .orderBy('ordinal')
       .execute();
-    // A deleted transaction keeps its history; one never edited has none, so ask whether it exists.
+    // Every history starts with its creation; none yet (this read model behind the list's) is an empty history, not a 404.
     if (rows.length === 0) {
       const live = await this.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', userId).executeTakeFirst();
       if (!live) throw new NotFoundError('Transaction');
     }
-    return {
-      events: rows.map((row) => ({ id: row.id, actor: row.actor, createdAt: row.created_at.toISOString(), field: row.field, oldValue: row.old_value, newValue: row.new_value })),
-    };
+    return { events: rows.map(toActivityEventResponse) };
   }
 }

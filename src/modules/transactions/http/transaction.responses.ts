@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TAG_COLORS } from '../../tags/tag.js';
+import { ACTIVITY_KINDS } from '../activity/transaction-activity.js';
 import { LOCKED_FIELD_OF, PAYMENT_CHANNELS } from '../transaction.js';
 
 const LOCKED_FIELDS = Object.values(LOCKED_FIELD_OF);
@@ -79,11 +80,15 @@ export class TransactionPageResponse {
 
 export class TransactionActivityEventResponse {
   @ApiProperty() id!: string;
+  @ApiProperty({ enum: [...ACTIVITY_KINDS], description: '`created`: a value the transaction had at creation (no `oldValue`); `edited`: a change; `deleted`: a value it had when deleted, removed by the provider or replaced by its posted transaction (no `newValue`).' })
+  kind!: string;
   @ApiProperty({ enum: ['user', 'system'] }) actor!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ enum: LOCKED_FIELDS }) field!: string;
-  @ApiProperty({ required: false, description: 'The value before the change (any JSON).', anyOf: ANY_JSON }) oldValue?: unknown;
-  @ApiProperty({ required: false, description: 'The value after the change (any JSON).', anyOf: ANY_JSON }) newValue?: unknown;
+  @ApiProperty({ required: false, description: 'The value before the change (any JSON); absent on `created` entries.', anyOf: ANY_JSON }) oldValue?: unknown;
+  @ApiProperty({ required: false, description: 'The value after the change (any JSON); absent on `deleted` entries.', anyOf: ANY_JSON }) newValue?: unknown;
+  @ApiProperty({ description: 'The X-Request-Id of the request (or the job run) that made the change.' }) requestId!: string;
+  @ApiProperty({ description: 'The X-Correlation-Id it belonged to: the client\'s own, else the request id of the request that started it.' }) correlationId!: string;
 }
 
 export class TransactionActivityResponse {

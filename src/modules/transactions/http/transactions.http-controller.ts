@@ -9,7 +9,7 @@ import { transactionActivityProjection } from '../../../../projections/transacti
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { spendingProjection } from '../../../../projections/spending/spending.projection.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
@@ -60,8 +60,8 @@ export class TransactionsHttpController {
   @ApiOperation({ operationId: 'createTransaction', summary: 'Create a transaction in a manual account' })
   @ApiCreatedResponse({ type: TransactionResponse })
   @ApiErrors(400, 401, 403, 404, 422, 503)
-  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateTransactionRequest) {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateTransactionRequest) {
+    const context = userCommandContext(principal, trace, this.clock);
     const transactionId = newId();
     const data = {
       transactionId,
@@ -100,11 +100,11 @@ export class TransactionsHttpController {
   @ApiErrors(401, 403, 404, 409, 422, 503)
   async patch(
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Trace() trace: RequestTrace,
     @UuidParam('transactionId', 'Transaction') transactionId: string,
     @Body() body: PatchTransactionRequest,
   ) {
-    const context = userCommandContext(principal, requestId, this.clock);
+    const context = userCommandContext(principal, trace, this.clock);
     await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context), TRANSACTION_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
@@ -114,14 +114,14 @@ export class TransactionsHttpController {
   @ApiOperation({ operationId: 'deleteTransaction', summary: 'Delete a manual transaction; succeeds also when it is already gone or provider-managed' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404, 503)
-  async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context), TRANSACTION_READ_MODELS);
     return { success: true, message: outcome.events.length > 0 ? 'Transaction deleted' : 'Nothing to delete: the transaction is gone or managed by its provider' };
   }
 
   @Get(':transactionId/activity')
-  @ApiOperation({ operationId: 'listTransactionActivity', summary: 'Field-change history of a transaction, oldest first' })
+  @ApiOperation({ operationId: 'listTransactionActivity', summary: 'Field-change history of a transaction, oldest first: its values at creation, each change, and its values when it left (deleted, removed by the provider or replaced by its posted transaction)' })
   @ApiOkResponse({ type: TransactionActivityResponse })
   @ApiErrors(401, 403, 404)
   activity(@CurrentPrincipal() principal: Principal, @UuidParam('transactionId', 'Transaction') transactionId: string) {

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { auditTransactionCommand } from '../src/modules/transactions/audit/audit-transaction.command.js';
+import { AGREES } from '../src/modules/transactions/audit/transaction-audit.format.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+let key: string;
+let accountId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ({ key } = await t.newUser());
+  accountId = (await t.as(key).post('/v1/accounts', { name: 'Checking', type: 'bank', subtype: 'checking', currentBalance: 1000 }).expect(201)).body.id;
+});
+afterAll(() => t.close());
+
+/** `ledgerline audit transaction <id> [--json]` as the command line runs it, its output captured. */
+async function audit(id: string | undefined, json = false): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const out = { log: (line: string) => stdout.push(line), error: (line: string) => stderr.push(line) };
+  const code = await auditTransactionCommand({ db: t.runtime.database.db, store: t.runtime.eventStore }, id, { json }, out);
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+}
+
+async function writtenThroughTheApi(): Promise<{ live: string; deleted: string }> {
+  const tag = (await t.as(key).post('/v1/tags', { name: 'Work', color: 'green' }).expect(201)).body as { id: string };
+  const transaction = async () =>
+    ((await t.as(key).post('/v1/transactions', { accountId, amount: -12.5, date: '2026-11-20', name: 'Corner Cafe', notes: 'with Sam', location: { city: 'Lisbon' } }).expect(201)).body as { id: string }).id;
+  const [live, deleted] = [await transaction(), await transaction()];
+  for (const id of [live, deleted]) {
+    await t.as(key).patch(`/v1/transactions/${id}`, { amount: -13, merchantName: 'Corner Cafe Ltd' }).set('X-Correlation-Id', 'expense-report-12').expect(200);
+    await t.as(key).put(`/v1/transactions/${id}/tags`, { tagIds: [tag.id] }).expect(200);
+    await t.as(key).patch(`/v1/transactions/${id}`, { notes: null, name: 'Cafe' }).expect(200);
+  }
+  await t.as(key).delete(`/v1/transactions/${deleted}`).expect(200);
+  return { live, deleted };
+}
+
+describe('ledgerline audit transaction', () => {
+  let ids: { live: string; deleted: string };
+  beforeAll(async () => {
+    ids = await writtenThroughTheApi();
+  });
+
+  it('lists every event with its ids and field changes, and says the read models agree (exit 0)', async () => {
+    const result = await audit(ids.live);
+    console.log(`ledgerline audit transaction ${ids.live}  (exit ${result.code})\n${result.stdout}`);
+    expect(result.code).toBe(0);
+    expect(result.stdout.endsWith(AGREES)).toBe(true);
+    expect(result.stdout).toContain('TransactionCreated');
+    expect(result.stdout).toMatch(/TransactionEdited .*\n {4}actor user · request [\w-]+ · correlation expense-report-12 · causation [\w-]+\n {4}merchantName {2}null → "Corner Cafe Ltd"\n {4}amount {8}-12.5 → -13/);
+    expect(result.stdout).toContain('tags  [] → [');
+
+    const json = await audit(ids.live, true);
+    console.log(`ledgerline audit transaction ${ids.live} --json  (exit ${json.code})\n${json.stdout}`);
+    const document = JSON.parse(json.stdout);
+    expect(json.code).toBe(0);
+    expect(document).toMatchObject({ transactionId: ids.live, status: 'live', agrees: true, disagreements: [], verdict: AGREES });
+    expect(document.events.map((event: { type: string }) => event.type)).toEqual(['TransactionCreated', 'TransactionEdited', 'TagApplied', 'TransactionEdited']);
+    expect(document.events[0].changes[0]).toEqual({ field: 'name', kind: 'created', after: 'Corner Cafe' });
+  });
+
+  it('audits a deleted transaction: no row expected, its departure in the activity', async () => {
+    const result = await audit(ids.deleted, true);
+    const document = JSON.parse(result.stdout);
+    expect(result.code).toBe(0);
+    expect(document.status).toBe('deleted');
+    expect(document.events.at(-1)).toMatchObject({ type: 'TransactionDeleted', changes: expect.arrayContaining([{ field: 'amount', kind: 'deleted', before: -13 }]) });
+  });
+
+  it('names the field of a read-model row changed behind its back (exit 1)', async () => {
+    await sql`UPDATE transactions SET amount = -99, notes = 'tampered' WHERE id = ${ids.live}`.execute(t.runtime.database.db);
+    const result = await audit(ids.live);
+    console.log(result.stdout.split('\n').slice(-3).join('\n'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Read model DISAGREES with the event stream (2):');
+    expect(result.stdout).toContain('  transactions.amount: stream -13, read model -99');
+    expect(result.stdout).toContain('  transactions.notes: stream "with Sam", read model "tampered"');
+    await sql`UPDATE transactions SET amount = -13, notes = 'with Sam' WHERE id = ${ids.live}`.execute(t.runtime.database.db);
+    expect((await audit(ids.live)).code).toBe(0);
+  });
+
+  it('names an activity row changed or removed behind its back (exit 1)', async () => {
+    const row = await t.runtime.database.db.selectFrom('transaction_activity').select('id').where('transaction_id', '=', ids.deleted).where('kind', '=', 'deleted').where('field', '=', 'amount').executeTakeFirstOrThrow();
+    await sql`UPDATE transaction_activity SET old_value = '-12.5'::jsonb WHERE id = ${row.id}`.execute(t.runtime.database.db);
+    const changed = JSON.parse((await audit(ids.deleted, true)).stdout);
+    expect(changed.disagreements).toEqual([{ where: `transaction_activity[${row.id}].oldValue`, stream: '-13', readModel: '-12.5' }]);
+    await sql`DELETE FROM transaction_activity WHERE id = ${row.id}`.execute(t.runtime.database.db);
+    const removed = await audit(ids.deleted);
+    expect(removed.code).toBe(1);
+    expect(removed.stdout).toContain(`  transaction_activity[${row.id}]: stream deleted amount, read model no row`);
+  });
+
+  it('says so for an unknown id (exit 1) and refuses what is not an id (exit 2)', async () => {
+    const unknown = await audit('00000000-0000-4000-8000-000000000000');
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'No transaction 00000000-0000-4000-8000-000000000000: its stream has no events.']);
+    expect((await audit('not-an-id')).code).toBe(2);
+    expect((await audit(undefined)).code).toBe(2);
+  });
+
+  // The command line itself, built (`npm run build`, or AUDIT_CLI=<path to cli.js>): its parsing, exit code and output.
+  const cli = process.env.AUDIT_CLI;
+  (cli ? it : it.skip)('runs as `ledgerline audit transaction <id>` from the command line', async () => {
+    const env = { ...process.env, DATABASE_URL: t.runtime.config.databaseUrl as string, LOG_LEVEL: 'warn' };
+    const run = (args: string[]) => promisify(execFile)(process.execPath, [cli as string, ...args], { env }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
+    );
+    const text = await run(['audit', 'transaction', ids.live]);
+    console.log(`$ ledgerline audit transaction ${ids.live}; echo $?\n${text.stdout}${text.code}`);
+    expect(text.code).toBe(0);
+    const json = await run(['audit', 'transaction', ids.live, '--json']);
+    console.log(`$ ledgerline audit transaction ${ids.live} --json\n${json.stdout}`);
+    expect(JSON.parse(json.stdout).agrees).toBe(true);
+    await sql`UPDATE transactions SET amount = -99 WHERE id = ${ids.live}`.execute(t.runtime.database.db);
+    const tampered = await run(['audit', 'transaction', ids.live]);
+    console.log(`$ ledgerline audit transaction ${ids.live}; echo $?   # after UPDATE transactions SET amount = -99\n…\n${tampered.stdout.split('\n').slice(-3).join('\n')}${tampered.code}`);
+    expect(tampered.code).toBe(1);
+    await sql`UPDATE transactions SET amount = -13 WHERE id = ${ids.live}`.execute(t.runtime.database.db);
+    expect((await run(['audit', 'transaction'])).code).toBe(2);
+  }, 60_000);
+});
