@@ -121,7 +121,7 @@ describe('bank-link webhooks fired from the sandbox', () => {
     const runsBefore = syncRuns.length;
     await fire(key, item.linkItemId, 'SYNC_UPDATES_AVAILABLE').expect(200);
     await settle();
-    expect(syncRuns.slice(runsBefore)).toEqual([{ userId, linkItemId: item.linkItemId }]);
+    expect(syncRuns.slice(runsBefore)).toEqual([{ userId, linkItemId: item.linkItemId, trace: webhookTrace }]);
     expect(await stateOf(key, item.linkItemId)).toEqual({ item: withNewAccounts, alert: withNewAccounts, accounts: [withNewAccounts] });
     // The sync ran to the end from the item's cursor: nothing imported twice.
     expect((await t.as(key).get('/v1/transactions?limit=1').expect(200)).body).toEqual(transactionsBefore);
@@ -233,7 +233,7 @@ describe('the provider’s webhook endpoint', () => {
     const runsBefore = syncRuns.length;
     const updates = signed('SYNC_UPDATES_AVAILABLE', item.linkItemId);
     await deliver(updates.rawBody, updates.headers);
-    expect(syncRuns.slice(runsBefore)).toEqual([{ userId, linkItemId: item.linkItemId }]);
+    expect(syncRuns.slice(runsBefore)).toEqual([{ userId, linkItemId: item.linkItemId, trace: webhookTrace }]);
     await deliver(updates.rawBody, updates.headers);
     expect(syncRuns.length).toBe(runsBefore + 1);
   }, 60_000);
@@ -292,3 +292,6 @@ function signRaw(rawBody: string): { rawBody: string; headers: Record<string, st
   const mac = createHmac('sha256', SANDBOX_WEBHOOK_SECRET).update(`${seconds}.${rawBody}`).digest('hex');
   return { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${seconds},v1=${mac}` } };
 }
+
+/** A sync a webhook queues shares the webhook request's correlation and names that request as its cause. */
+const webhookTrace = { correlationId: expect.any(String), causationId: expect.any(String) };

@@ -22,7 +22,7 @@ const newTransaction = async (overrides: Record<string, unknown> = {}) =>
   (await t.as(key).post('/v1/transactions', { accountId, amount: -10, date: '2026-11-20', name: 'Shop', ...overrides }).expect(201)).body as { id: string; tagIds: string[] };
 const tagsOf = async () => (await t.as(key).get('/v1/tags').expect(200)).body.tags as Array<{ id: string; name: string; usageCount: number; archivedAt: string | null }>;
 const transaction = async (id: string) => (await t.as(key).get(`/v1/transactions/${id}`).expect(200)).body;
-const activity = async (id: string) => (await t.as(key).get(`/v1/transactions/${id}/activity`).expect(200)).body.events as Array<{ field: string; oldValue: unknown; newValue: unknown; actor: string }>;
+const activity = async (id: string) => (await t.as(key).get(`/v1/transactions/${id}/activity`).expect(200)).body.events as Array<{ kind: string; field: string; oldValue: unknown; newValue: unknown; actor: string }>;
 
 describe('tags', () => {
   it('creates, lists, renames, recolours, archives and unarchives a tag', async () => {
@@ -96,7 +96,7 @@ describe('applying tags', () => {
     const patched = (await t.as(key).patch(`/v1/transactions/${created.id}`, { tagIds: [] }).expect(200)).body;
     expect(patched).toMatchObject({ tagIds: [], tags: [], lockedFields: ['tags'] });
     const sorted = (ids: string[]) => [...ids].sort();
-    expect((await activity(created.id)).map((event) => [event.field, event.oldValue, event.newValue, event.actor])).toEqual([
+    expect((await activity(created.id)).filter((event) => event.kind === 'edited').map((event) => [event.field, event.oldValue, event.newValue, event.actor])).toEqual([
       ['tags', sorted([a.id, b.id]), [a.id], 'user'],
       ['tags', [a.id], sorted([a.id, c.id]), 'user'],
       ['tags', sorted([a.id, c.id]), [a.id], 'user'],
@@ -186,7 +186,9 @@ describe('deleting a tag', () => {
     for (const tx of txs) expect((await transaction(tx.id)).tagIds).toEqual([kept.id]);
     expect((await t.as(key).get(`/v1/transactions?tagId=${doomed.id}`).expect(200)).body.transactions).toEqual([]);
     await eventually(async () => {
-      for (const tx of txs) expect((await activity(tx.id)).filter((event) => event.actor === 'system')).toEqual([{ field: 'tags', oldValue: [doomed.id, kept.id].sort(), newValue: [kept.id], actor: 'system', id: expect.any(String), createdAt: expect.any(String) }]);
+      for (const tx of txs) expect((await activity(tx.id)).filter((event) => event.actor === 'system')).toEqual([
+        { kind: 'edited', field: 'tags', oldValue: [doomed.id, kept.id].sort(), newValue: [kept.id], actor: 'system', id: expect.any(String), createdAt: expect.any(String), requestId: expect.any(String), correlationId: expect.any(String) },
+      ]);
       const rows = await t.runtime.database.db.selectFrom('transactions').select('tag_ids').where('id', 'in', txs.map((tx) => tx.id)).execute();
       expect(rows.every((row) => row.tag_ids.length === 1 && row.tag_ids[0] === kept.id)).toBe(true);
     });

@@ -68,7 +68,8 @@ describe('transactions', () => {
     const restored = await t.as(key).patch(`/v1/transactions/${created.id}`, { name: null, notes: 'second' }).expect(200);
     expect(restored.body).toMatchObject({ amount: -13, name: 'Corner Cafe', notes: 'second', lockedFields: ['amount', 'notes'] });
     const activity = await t.as(key).get(`/v1/transactions/${created.id}/activity`).expect(200);
-    expect(activity.body.events.map((e: { field: string; oldValue: unknown; newValue: unknown; actor: string }) => [e.field, e.oldValue, e.newValue, e.actor])).toEqual([
+    const events = activity.body.events as { kind: string; field: string; oldValue: unknown; newValue: unknown; actor: string }[];
+    expect(events.filter((e) => e.kind === 'edited').map((e) => [e.field, e.oldValue, e.newValue, e.actor])).toEqual([
       ['name', 'Corner Cafe', 'Cafe', 'user'],
       ['amount', -12.5, -13, 'user'],
       ['name', 'Cafe', 'Corner Cafe', 'user'],
@@ -84,8 +85,9 @@ describe('transactions', () => {
     const responses = await Promise.all(notes.map((note) => t.as(key).patch(`/v1/transactions/${created.id}`, { notes: note })));
     expect(responses.every((response) => response.status === 200)).toBe(true);
     const activity = await t.as(key).get(`/v1/transactions/${created.id}/activity`).expect(200);
-    expect(activity.body.events).toHaveLength(12);
-    expect(activity.body.events.map((e: { newValue: string }) => e.newValue).sort()).toEqual([...notes].sort());
+    const edits = (activity.body.events as { kind: string; newValue: string }[]).filter((e) => e.kind === 'edited');
+    expect(edits).toHaveLength(12);
+    expect(edits.map((e) => e.newValue).sort()).toEqual([...notes].sort());
   });
 
   it('deletes idempotently and keeps the deleted transaction\'s history', async () => {
@@ -96,7 +98,9 @@ describe('transactions', () => {
     expect((await t.as(key).delete('/v1/transactions/00000000-0000-4000-8000-000000000000').expect(200)).body.success).toBe(true);
     await t.as(key).get(`/v1/transactions/${created.id}`).expect(404);
     await t.as(key).patch(`/v1/transactions/${created.id}`, { notes: 'x' }).expect(404);
-    expect((await t.as(key).get(`/v1/transactions/${created.id}/activity`).expect(200)).body.events).toHaveLength(1);
+    const history = (await t.as(key).get(`/v1/transactions/${created.id}/activity`).expect(200)).body.events as { kind: string; field: string }[];
+    expect(history.filter((e) => e.kind === 'edited').map((e) => e.field)).toEqual(['notes']);
+    expect(history.filter((e) => e.kind === 'deleted').map((e) => e.field)).toEqual(['name', 'amount', 'date', 'notes']);
   });
 
   it('hides another user\'s transactions behind 404s and leaves them unchanged', async () => {

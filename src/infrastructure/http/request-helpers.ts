@@ -2,7 +2,7 @@ import { createParamDecorator, type ExecutionContext, Param, type PipeTransform 
 import type { Clock } from '../../core/clock.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
-import type { Principal } from '../../modules/identity/identity.store.js';
+import type { Principal } from './authenticator.port.js';
 import type { CommandContext } from '../event-store/handle-command.js';
 import type { RequestWithContext } from './request-context.middleware.js';
 
@@ -19,6 +19,18 @@ export function UuidParam(name: string, resource: string) {
 
 export const RequestId = createParamDecorator((_data: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<RequestWithContext>().id);
 
-export function userCommandContext(principal: Principal, requestId: string, clock: Clock): CommandContext {
-  return { userId: principal.user.id, actor: 'user', requestId, now: clock.now() };
+/** The request's own id and the correlation it belongs to (X-Request-Id, X-Correlation-Id). */
+export interface RequestTrace {
+  readonly requestId: string;
+  readonly correlationId: string;
+}
+
+export const Trace = createParamDecorator((_data: unknown, context: ExecutionContext): RequestTrace => {
+  const request = context.switchToHttp().getRequest<RequestWithContext>();
+  return { requestId: request.id, correlationId: request.correlationId };
+});
+
+/** A user's command: its events record the request and its correlation; the request caused them. */
+export function userCommandContext(principal: Principal, trace: RequestTrace, clock: Clock): CommandContext {
+  return { userId: principal.user.id, actor: 'user', requestId: trace.requestId, correlationId: trace.correlationId, causationId: trace.requestId, now: clock.now() };
 }

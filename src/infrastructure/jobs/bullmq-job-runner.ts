@@ -1,7 +1,20 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { cronOf, type EnqueueOptions, intervalMillis, type JobDefinition, type JobQueue, type JobRunner, type JobSchedule, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
+import {
+  cronOf,
+  type EnqueueOptions,
+  intervalMillis,
+  type JobAttemptObserver,
+  type JobDefinition,
+  type JobQueue,
+  type JobQueueDepth,
+  type JobRunner,
+  type JobSchedule,
+  observedAttempt,
+  RETRY_ATTEMPTS,
+  RETRY_BASE_DELAY_MS,
+} from './job.js';
 import { failFastRedisOptions, isRedisConnectionError, workerRedisOptions } from './redis-options.js';
 
 const QUEUE = 'ledgerline';
@@ -15,6 +28,8 @@ export interface BullMqJobRunnerOptions {
   readonly log: Logger;
   /** Redis key prefix; tests use their own. */
   readonly prefix?: string;
+  /** Told of every attempt this process's worker makes. */
+  readonly observer?: JobAttemptObserver;
 }
 
 interface HeldJob {
@@ -77,7 +92,8 @@ export class BullMqJobRunner implements JobRunner {
       async (job) => {
         const definition = byName.get(job.name);
         if (!definition || !runner) throw new Error(`No job named ${job.name}`);
-        await definition.handle(job.data, runner);
+        const jobs = runner;
+        await observedAttempt(options.observer, definition.name, () => definition.handle(job.data, jobs));
       },
       // runRetryDelay: after a lost connection the worker asks again within a second of Redis returning (default 15 s).
       { connection: { url: redisUrl, ...workerRedisOptions() }, prefix, concurrency: 4, runRetryDelay: 1000 },
@@ -106,6 +122,18 @@ export class BullMqJobRunner implements JobRunner {
     if (this.redis.status !== 'ready') throw new Error(`Redis is unavailable (${this.redis.status})`);
     const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
     return { ...counts, held: this.held.size };
+  }
+
+  /** The whole queue's (every instance's) jobs by state, in one round trip; BullMQ keeps no count per job name. */
+  async queueDepth(): Promise<JobQueueDepth> {
+    const held = this.held.size;
+    if (this.redis.status !== 'ready') return { queue: null, held };
+    try {
+      const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+      return { queue: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), delayed: counts.delayed ?? 0, active: counts.active ?? 0 }, held };
+    } catch {
+      return { queue: null, held };
+    }
   }
 
   async close(): Promise<void> {

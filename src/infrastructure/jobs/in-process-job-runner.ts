@@ -1,11 +1,25 @@
 import type { Clock } from '../../core/clock.js';
-import { type EnqueueOptions, intervalStart, type JobDefinition, type JobRunner, millisUntilNextRun, RETRY_ATTEMPTS, RETRY_BASE_DELAY_MS } from './job.js';
+import {
+  type EnqueueOptions,
+  intervalStart,
+  type JobAttemptObserver,
+  type JobDefinition,
+  type JobQueueDepth,
+  type JobRunner,
+  millisUntilNextRun,
+  observedAttempt,
+  RETRY_ATTEMPTS,
+  RETRY_BASE_DELAY_MS,
+} from './job.js';
+
+type QueuedState = 'waiting' | 'delayed' | 'active';
 
 /** Without Redis: the same job definitions, run in this process with retries and schedules (daily or every N minutes). */
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
   private readonly definitions: Map<string, JobDefinition<unknown>>;
-  private readonly active = new Set<string>();
+  /** Every job id enqueued and not finished, with what it is doing now. */
+  private readonly queued = new Map<string, QueuedState>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   /** Waits cut short by close(), so draining never hangs on a timer that will not fire. */
@@ -18,6 +32,7 @@ export class InProcessJobRunner implements JobRunner {
     definitions: readonly JobDefinition<never>[],
     private readonly clock: Clock,
     private readonly onError: (name: string, error: unknown) => void,
+    private readonly observer?: JobAttemptObserver,
   ) {
     this.definitions = new Map(definitions.map((definition) => [definition.name, definition as JobDefinition<unknown>]));
     for (const definition of this.definitions.values()) if (definition.schedule) this.scheduleNext(definition);
@@ -26,18 +41,24 @@ export class InProcessJobRunner implements JobRunner {
   async enqueue<Input>(name: string, input: Input, { jobId, delayMs = 0 }: EnqueueOptions): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`No job named ${name}`);
-    if (this.closed || this.active.has(jobId)) return;
-    this.active.add(jobId);
+    if (this.closed || this.queued.has(jobId)) return;
+    this.queued.set(jobId, delayMs > 0 ? 'delayed' : 'waiting');
     const delayed = delayMs > 0 ? this.sleep(delayMs) : Promise.resolve();
-    const run = delayed.then(() => (this.closed ? undefined : this.attempt(definition, input, 1))).finally(() => {
-      this.active.delete(jobId);
+    const run = delayed.then(() => (this.closed ? undefined : this.attempt(definition, input, 1, jobId))).finally(() => {
+      this.queued.delete(jobId);
       this.running.delete(run);
     });
     this.running.add(run);
   }
 
   async counts(): Promise<Record<string, number>> {
-    return { active: this.active.size, completed: this.completed, failed: this.failed };
+    return { active: this.queued.size, completed: this.completed, failed: this.failed };
+  }
+
+  async queueDepth(): Promise<JobQueueDepth> {
+    const queue = { waiting: 0, delayed: 0, active: 0 };
+    for (const state of this.queued.values()) queue[state] += 1;
+    return { queue, held: 0 };
   }
 
   /** Resolves when every enqueued job has finished (tests and graceful shutdown). */
@@ -53,9 +74,10 @@ export class InProcessJobRunner implements JobRunner {
     await this.drain();
   }
 
-  private async attempt(definition: JobDefinition<unknown>, input: unknown, attempt: number): Promise<void> {
+  private async attempt(definition: JobDefinition<unknown>, input: unknown, attempt: number, jobId: string): Promise<void> {
     try {
-      await definition.handle(input, this);
+      this.queued.set(jobId, 'active');
+      await observedAttempt(this.observer, definition.name, () => definition.handle(input, this));
       this.completed += 1;
     } catch (error) {
       this.onError(definition.name, error);
@@ -63,8 +85,9 @@ export class InProcessJobRunner implements JobRunner {
         this.failed += 1;
         return;
       }
+      this.queued.set(jobId, 'delayed');
       await this.sleep(RETRY_BASE_DELAY_MS * 2 ** (attempt - 1));
-      if (!this.closed) await this.attempt(definition, input, attempt + 1);
+      if (!this.closed) await this.attempt(definition, input, attempt + 1, jobId);
     }
   }
 

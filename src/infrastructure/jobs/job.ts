@@ -33,7 +33,38 @@ export interface JobRunner extends JobQueue {
   readonly kind: 'bullmq' | 'in-process';
   /** Waiting, running and failed counts, for operators. */
   counts(): Promise<Record<string, number>>;
+  /** Jobs not yet finished, by state, for metrics: one cheap call (BullMQ: one round trip to Redis); never throws. */
+  queueDepth(): Promise<JobQueueDepth>;
   close(): Promise<void>;
+}
+
+/**
+ * `queue`: jobs by state — `waiting`: due and not started; `delayed`: not due yet (a debounce or a
+ * retry's backoff); `active`: running — or null when it cannot be read (Redis unreachable).
+ * `held`: jobs kept in this process while Redis is unreachable (BullMQ only), known even then.
+ */
+export interface JobQueueDepth {
+  readonly queue: { readonly waiting: number; readonly delayed: number; readonly active: number } | null;
+  readonly held: number;
+}
+
+/** Told how each attempt at a job ended and how long it took, for metrics. */
+export interface JobAttemptObserver {
+  attemptEnded(name: string, outcome: 'completed' | 'failed', seconds: number): void;
+}
+
+/** Runs one attempt of a job and tells the observer how it ended; the job's own error is rethrown. */
+export async function observedAttempt(observer: JobAttemptObserver | undefined, name: string, attempt: () => Promise<void>): Promise<void> {
+  if (!observer) return attempt();
+  const started = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  try {
+    await attempt();
+  } catch (error) {
+    observer.attemptEnded(name, 'failed', seconds());
+    throw error;
+  }
+  observer.attemptEnded(name, 'completed', seconds());
 }
 
 export const RETRY_ATTEMPTS = 5;

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { jobTraceOf } from '../../infrastructure/jobs/job-trace.js';
 import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
@@ -57,7 +58,7 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
     }
     const outcome = await handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
     // A deleted account's transactions can no longer keep a stream alive.
-    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
+    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     return outcome;
   }
 }

@@ -1,4 +1,4 @@
-import { comparePositions, type GlobalPosition } from '../../core/events.js';
+import { comparePositions, type GlobalPosition, type RecordedEvent } from '../../core/events.js';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import { type TransactionEvent, transactionStreamId } from '../transactions/transaction.js';
@@ -14,9 +14,8 @@ import { tagStreamId } from './tag.js';
  */
 export async function detachTagsDeletedMeanwhile(store: EventStore, transactionId: string, appliedTagIds: readonly string[], context: CommandContext): Promise<GlobalPosition | null> {
   let last: GlobalPosition | null = null;
-  for (const tagId of new Set(appliedTagIds)) {
-    const deletion = (await store.readStream(tagStreamId(tagId))).find((event) => event.type === 'TagDeleted');
-    if (!deletion) continue;
+  const deletions = await tagDeletions(store, appliedTagIds);
+  for (const [tagId, deletion] of deletions) {
     const outcome = await handleCommand(
       store,
       transactionStreamId(transactionId),
@@ -43,6 +42,15 @@ export function tagIdsAppliedBy(events: readonly TransactionEvent[]): string[] {
 
 /** Which of some tags have been deleted, read from their streams (not the read model, which may lag). */
 export async function deletedTagIds(store: EventStore, tagIds: readonly string[]): Promise<string[]> {
-  const deleted = await Promise.all([...new Set(tagIds)].map(async (tagId) => ((await store.readStream(tagStreamId(tagId))).some((event) => event.type === 'TagDeleted') ? tagId : null)));
-  return deleted.filter((tagId): tagId is string => tagId !== null);
+  return [...(await tagDeletions(store, tagIds)).keys()];
+}
+
+/** Each deleted tag's TagDeleted, by tag id: one read of the store for all of them, only the deletions returned. */
+export async function tagDeletions(store: Pick<EventStore, 'firstEventOfType'>, tagIds: readonly string[]): Promise<Map<string, RecordedEvent>> {
+  const unique = [...new Set(tagIds)];
+  const found = await store.firstEventOfType(unique.map(tagStreamId), 'TagDeleted');
+  return new Map(unique.flatMap((tagId) => {
+    const deletion = found.get(tagStreamId(tagId));
+    return deletion ? [[tagId, deletion] as const] : [];
+  }));
 }

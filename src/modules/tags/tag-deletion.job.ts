@@ -5,7 +5,7 @@ import type { JobDefinition } from '../../infrastructure/jobs/job.js';
 import type { Runtime } from '../../infrastructure/runtime/runtime.js';
 import { transactionStreamId } from '../transactions/transaction.js';
 import { transactionDecider } from '../transactions/transaction.decider.js';
-import { tagStreamId } from './tag.js';
+import { tagDeletions } from './deleted-tag-guard.js';
 
 export const TAG_DELETION_JOB = 'tag-deletion-fan-out';
 export const tagDeletionJobId = (tagId: string) => `tag-deletion-${tagId}`;
@@ -35,8 +35,8 @@ export function tagDeletionJob(runtime: Pick<Runtime, 'database' | 'eventStore' 
   return {
     name: TAG_DELETION_JOB,
     async handle({ userId, tagId }) {
-      const deletion = (await runtime.eventStore.readStream(tagStreamId(tagId))).find((event) => event.type === 'TagDeleted' && event.metadata.userId === userId);
-      if (!deletion) return;
+      const deletion = (await tagDeletions(runtime.eventStore, [tagId])).get(tagId);
+      if (!deletion || deletion.metadata.userId !== userId) return;
       if (!(await runtime.watch.waitFor(deletion.position, PROJECTION_WAIT_MS, [transactionsProjection.name]))) {
         throw new Error(`The transactions read model has not reached the deletion of tag ${tagId} yet; retrying`);
       }

@@ -9,7 +9,7 @@ import { newId } from '../../../core/ids.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
@@ -46,8 +46,8 @@ export class AccountsHttpController {
   @ApiOperation({ operationId: 'createManualAccount', summary: "Create a manual account and seed today's balance snapshot" })
   @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
   @ApiErrors(400, 401, 403, 422, 503)
-  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const accountId = newId();
     const data = {
       accountId,
@@ -88,13 +88,13 @@ export class AccountsHttpController {
   @ApiErrors(401, 403, 404, 422, 503)
   async patch(
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Trace() trace: RequestTrace,
     @UuidParam('accountId', 'Account') accountId: string,
     @Body() body: PatchAccountRequest,
   ) {
     if (body.creditLimit !== undefined) {
       const creditLimit = body.creditLimit === null ? null : toDecimalString(body.creditLimit);
-      const context = userCommandContext(principal, requestId, this.clock);
+      const context = userCommandContext(principal, trace, this.clock);
       await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context), ACCOUNT_READ_MODELS);
     }
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
@@ -106,11 +106,11 @@ export class AccountsHttpController {
   @ApiErrors(400, 401, 403, 404, 422, 503)
   async patchBalance(
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Trace() trace: RequestTrace,
     @UuidParam('accountId', 'Account') accountId: string,
     @Body() body: PatchManualBalanceRequest,
   ) {
-    const context = userCommandContext(principal, requestId, this.clock);
+    const context = userCommandContext(principal, trace, this.clock);
     const command = { type: 'UpdateManualBalance' as const, accountId, current: toDecimalString(body.current), today: isoDate(context.now) };
     await this.commands.execute(new ExecuteAccountCommand(accountId, command, context), ACCOUNT_READ_MODELS);
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
@@ -124,8 +124,8 @@ export class AccountsHttpController {
   })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(400, 401, 403, 404, 503)
-  async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context), [...ACCOUNT_READ_MODELS, transactionsProjection.name]);
     return { success: true, message: outcome.events.length > 0 ? 'Account deleted' : 'Nothing to delete: the account is already gone' };
   }

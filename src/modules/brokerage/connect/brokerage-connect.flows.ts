@@ -6,6 +6,7 @@ import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
+import { jobTraceOf } from '../../../infrastructure/jobs/job-trace.js';
 import type { JobRunner } from '../../../infrastructure/jobs/job.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK, DATABASE, EVENT_STORE, JOBS } from '../../../infrastructure/runtime/tokens.js';
@@ -92,7 +93,7 @@ export class BrokerageConnectFlows {
       accounts: accounts.map((account) => toBrokerageAccountData(userId, account)),
     };
     await this.commands.execute(new ExecuteBrokerageAuthorizationCommand(authorizationUuid, { type: 'RecordPortalCompletion', data }, context), BROKERAGE_AUTHORIZATION_READ_MODELS);
-    await queueBrokerageSync(this.jobs, userId, authorization.id, now);
+    await queueBrokerageSync(this.jobs, userId, authorization.id, now, jobTraceOf(context));
     const returnTo = new URL(this.link.returnUrl);
     returnTo.searchParams.set('brokerageAuthorizationId', authorization.id);
     returnTo.searchParams.set('status', 'connected');

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
@@ -32,8 +32,8 @@ export class BrokerageConnectHttpController {
   })
   @ApiOkResponse({ type: BrokerageConnectResponse })
   @ApiErrors(400, 401, 403, 404, 422)
-  connect(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: ConnectBrokerageRequest): Promise<BrokerageConnectResponse> {
+  connect(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: ConnectBrokerageRequest): Promise<BrokerageConnectResponse> {
     // null is absent, as for every optional field.
-    return this.flows.connect(userCommandContext(principal, requestId, this.clock), body.reconnectAuthorizationId ?? undefined);
+    return this.flows.connect(userCommandContext(principal, trace, this.clock), body.reconnectAuthorizationId ?? undefined);
   }
 }

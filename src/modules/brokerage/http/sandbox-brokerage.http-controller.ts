@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { RequestId, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
@@ -65,8 +65,8 @@ export class SandboxBrokerageHttpController {
   @ApiOkResponse({ type: SandboxBrokerageDisabledResponse })
   // No body is taken, but one sent is still parsed at the edge: malformed (400) or oversize (413).
   @ApiErrors(400, 401, 403, 404, 413, 503)
-  async disable(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @BrokerageAuthorizationIdParam() brokerageAuthorizationId: string): Promise<SandboxBrokerageDisabledResponse> {
-    await this.flows.disableInSandbox(userCommandContext(principal, requestId, this.clock), brokerageAuthorizationId);
+  async disable(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @BrokerageAuthorizationIdParam() brokerageAuthorizationId: string): Promise<SandboxBrokerageDisabledResponse> {
+    await this.flows.disableInSandbox(userCommandContext(principal, trace, this.clock), brokerageAuthorizationId);
     return { success: true };
   }
 }

@@ -4,6 +4,7 @@ import type { DatabaseConnection } from '../../../infrastructure/database/databa
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand } from '../../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.js';
+import { type JobTrace, tracedBy } from '../../../infrastructure/jobs/job-trace.js';
 import { formatIsoDate, parseIsoDate } from '../../../core/calendar-day.js';
 import { brokerageAccountDecider } from '../accounts/brokerage-account.decider.js';
 import { toActivityData, toPositionData, toSnapshotData } from '../accounts/brokerage-account.mapping.js';
@@ -27,11 +28,13 @@ export const brokerageSyncJobId = (authorizationUuid: string, at: Date) => `brok
 export interface BrokerageSyncInput {
   readonly userId: string;
   readonly brokerageAuthorizationId: string;
+  /** The request that asked (the portal's completion); the schedule's runs have none. */
+  readonly trace?: JobTrace;
 }
 
 /** Queues a sync of one user's authorization: the portal's completion and the schedule both ask this way. */
-export async function queueBrokerageSync(jobs: Pick<JobRunner, 'enqueue'>, userId: string, brokerageAuthorizationId: string, at: Date): Promise<void> {
-  const input: BrokerageSyncInput = { userId, brokerageAuthorizationId };
+export async function queueBrokerageSync(jobs: Pick<JobRunner, 'enqueue'>, userId: string, brokerageAuthorizationId: string, at: Date, trace?: JobTrace): Promise<void> {
+  const input: BrokerageSyncInput = trace ? { userId, brokerageAuthorizationId, trace } : { userId, brokerageAuthorizationId };
   await jobs.enqueue(BROKERAGE_SYNC_JOB, input, { jobId: brokerageSyncJobId(brokerageAuthorizationUuidOf(userId, brokerageAuthorizationId), at) });
 }
 
@@ -59,13 +62,13 @@ export interface BrokerageSyncHooks {
 export function brokerageSyncJob(dependencies: BrokerageSyncDependencies, hooks: BrokerageSyncHooks = {}): JobDefinition<BrokerageSyncInput> {
   return {
     name: BROKERAGE_SYNC_JOB,
-    async handle({ userId, brokerageAuthorizationId }) {
+    async handle({ userId, brokerageAuthorizationId, trace }) {
       const { database, eventStore, clock } = dependencies;
       const link = await dependencies.brokerageLink();
       const provider = link.provider;
       if (!provider) return;
       const authorizationUuid = brokerageAuthorizationUuidOf(userId, brokerageAuthorizationId);
-      const context = (): CommandContext => ({ userId, actor: 'system', requestId: `brokerage-sync-${authorizationUuid}`, now: clock.now() });
+      const context = (): CommandContext => ({ userId, actor: 'system', requestId: `brokerage-sync-${authorizationUuid}`, ...tracedBy(trace), now: clock.now() });
       const authorization = foldOwnStream(brokerageAuthorizationDecider, await eventStore.readStream(brokerageAuthorizationStreamId(authorizationUuid)), userId);
       if (authorization.status !== 'active') return;
       const user = await registeredBrokerageUser(database.db, link, userId);

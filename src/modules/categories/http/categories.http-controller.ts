@@ -5,7 +5,7 @@ import type { Clock } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -35,8 +35,8 @@ export class CategoriesHttpController {
   @ApiOperation({ operationId: 'listCategories', summary: "Your category groups and categories (the system taxonomy is seeded on first use), each sorted by order" })
   @ApiOkResponse({ type: CategoryListResponse })
   @ApiErrors(401, 403, 503)
-  async list(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string): Promise<CategoryListResponse> {
-    await this.directory.ensureSeeded(userCommandContext(principal, requestId, this.clock));
+  async list(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace): Promise<CategoryListResponse> {
+    await this.directory.ensureSeeded(userCommandContext(principal, trace, this.clock));
     return this.queries.execute(new ListCategories(principal.user.id));
   }
 
@@ -44,8 +44,8 @@ export class CategoriesHttpController {
   @ApiOperation({ operationId: 'createCategory', summary: 'Create a category of your own under one of your groups' })
   @ApiCreatedResponse({ type: CategoryResponse })
   @ApiErrors(400, 401, 403, 409, 422, 503)
-  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateCategoryRequest): Promise<CategoryResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryRequest): Promise<CategoryResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const categoryId = newId();
     const command = { type: 'CreateCategory' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, categoryId, groupId: body.groupId.toLowerCase(), name: body.name.trim(), iconKey: body.iconKey };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
@@ -56,8 +56,8 @@ export class CategoriesHttpController {
   @ApiOperation({ operationId: 'createCategoryGroup', summary: 'Create a category group of your own' })
   @ApiCreatedResponse({ type: CategoryGroupResponse })
   @ApiErrors(400, 401, 403, 409, 422, 503)
-  async createGroup(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateCategoryGroupRequest): Promise<CategoryGroupResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async createGroup(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryGroupRequest): Promise<CategoryGroupResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const groupId = newId();
     const command = { type: 'CreateCategoryGroup' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, groupId, name: body.name.trim() };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
@@ -73,11 +73,11 @@ export class CategoriesHttpController {
   @ApiErrors(400, 401, 403, 404, 409, 422, 503)
   async patch(
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Trace() trace: RequestTrace,
     @UuidParam('categoryId', 'Category') categoryId: string,
     @Body() body: PatchCategoryRequest,
   ): Promise<CategoryResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+    const context = userCommandContext(principal, trace, this.clock);
     const command = { type: 'EditCategory' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, categoryId, changes: changesOf(body) };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
     return this.queries.execute(new GetCategory(context.userId, categoryId));

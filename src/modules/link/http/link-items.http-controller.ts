@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPara
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -31,16 +31,16 @@ export class LinkItemsHttpController {
   @ApiOperation({ operationId: 'createLinkToken', summary: 'A link token that opens the provider’s link flow (or reconnects one of your items)' })
   @ApiOkResponse({ type: LinkTokenResponse })
   @ApiErrors(400, 401, 403, 404, 422)
-  createLinkToken(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateLinkTokenRequest): Promise<LinkTokenResponse> {
-    return this.flows.createLinkToken(userCommandContext(principal, requestId, this.clock), body.reconnectLinkItemId);
+  createLinkToken(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateLinkTokenRequest): Promise<LinkTokenResponse> {
+    return this.flows.createLinkToken(userCommandContext(principal, trace, this.clock), body.reconnectLinkItemId);
   }
 
   @Post('link/items')
   @ApiOperation({ operationId: 'exchangePublicToken', summary: 'Link an item: exchange the link flow’s public token; its accounts join GET /accounts' })
   @ApiCreatedResponse({ type: LinkItemResponse })
   @ApiErrors(400, 401, 403, 409, 422, 503)
-  link(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: ExchangePublicTokenRequest): Promise<LinkItemResponse> {
-    return this.flows.link(userCommandContext(principal, requestId, this.clock), body.publicToken);
+  link(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: ExchangePublicTokenRequest): Promise<LinkItemResponse> {
+    return this.flows.link(userCommandContext(principal, trace, this.clock), body.publicToken);
   }
 
   @Get('link/items')
@@ -75,8 +75,8 @@ export class LinkItemsHttpController {
   @ApiOkResponse({ type: SuccessResponse })
   // No body is taken, but one sent is still parsed at the edge: malformed (400) or oversize (413).
   @ApiErrors(400, 401, 403, 404, 413)
-  async sync(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @LinkItemIdParam() linkItemId: string): Promise<SuccessResponse> {
-    await this.flows.sync(userCommandContext(principal, requestId, this.clock), linkItemId);
+  async sync(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @LinkItemIdParam() linkItemId: string): Promise<SuccessResponse> {
+    await this.flows.sync(userCommandContext(principal, trace, this.clock), linkItemId);
     return { success: true, message: 'Sync queued' };
   }
 
@@ -86,8 +86,8 @@ export class LinkItemsHttpController {
   @ApiParam(LINK_ITEM_ID_PARAM)
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404, 503)
-  async disconnect(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @LinkItemIdParam() linkItemId: string): Promise<SuccessResponse> {
-    const { disconnected } = await this.flows.disconnect(userCommandContext(principal, requestId, this.clock), linkItemId);
+  async disconnect(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @LinkItemIdParam() linkItemId: string): Promise<SuccessResponse> {
+    const { disconnected } = await this.flows.disconnect(userCommandContext(principal, trace, this.clock), linkItemId);
     return { success: true, message: disconnected ? 'Link item disconnected' : 'Nothing to disconnect: the item is already disconnected' };
   }
 }

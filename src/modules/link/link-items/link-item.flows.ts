@@ -7,6 +7,7 @@ import { transactionsProjection } from '../../../../projections/transactions/tra
 import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
+import { jobTraceOf } from '../../../infrastructure/jobs/job-trace.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import type { JobRunner } from '../../../infrastructure/jobs/job.js';
 import { DATABASE, JOBS } from '../../../infrastructure/runtime/tokens.js';
@@ -101,7 +102,7 @@ export class LinkItemFlows {
   }
 
   private queueSync(context: CommandContext, linkItemId: string): Promise<void> {
-    return queueBankLinkSync(this.jobs, context.userId, linkItemId, context.now);
+    return queueBankLinkSync(this.jobs, context.userId, linkItemId, context.now, undefined, jobTraceOf(context));
   }
 
   /** Idempotent: a disconnected item answers that it already is; an item the user never had is a 404. */
@@ -111,7 +112,7 @@ export class LinkItemFlows {
       new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkItem', linkItemUuid }, context),
       [...LINK_READ_MODELS, transactionsProjection.name],
     );
-    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId);
+    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     await this.removeAtProvider(linkItemUuid);
     return { disconnected: outcome.events.length > 0 };
   }

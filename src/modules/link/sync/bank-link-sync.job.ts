@@ -5,6 +5,7 @@ import type { DatabaseConnection } from '../../../infrastructure/database/databa
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition, JobQueue, JobRunner } from '../../../infrastructure/jobs/job.js';
+import { type JobTrace, tracedBy } from '../../../infrastructure/jobs/job-trace.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
 import { type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
@@ -24,11 +25,20 @@ export const bankLinkSyncJobId = (linkItemUuid: string, now: Date) => `bank-link
 export interface BankLinkSyncInput {
   readonly userId: string;
   readonly linkItemId: string;
+  /** The request (or webhook) that asked; requests in the same second share the first one's run and trace. */
+  readonly trace?: JobTrace;
 }
 
 /** Queues a sync of one user's item: linking, POST /link/items/{linkItemId}/sync, a webhook and the schedule all ask this way. */
-export async function queueBankLinkSync(jobs: Pick<JobRunner, 'enqueue'>, userId: string, linkItemId: string, at: Date, linkItemUuid = linkItemUuidOf(userId, linkItemId)): Promise<void> {
-  const input: BankLinkSyncInput = { userId, linkItemId };
+export async function queueBankLinkSync(
+  jobs: Pick<JobRunner, 'enqueue'>,
+  userId: string,
+  linkItemId: string,
+  at: Date,
+  linkItemUuid = linkItemUuidOf(userId, linkItemId),
+  trace?: JobTrace,
+): Promise<void> {
+  const input: BankLinkSyncInput = trace ? { userId, linkItemId, trace } : { userId, linkItemId };
   await jobs.enqueue(BANK_LINK_SYNC_JOB, input, { jobId: bankLinkSyncJobId(linkItemUuid, at) });
 }
 
@@ -44,7 +54,7 @@ export interface BankLinkSyncDependencies {
   readonly clock: Clock;
   readonly bankLink: () => Promise<BankLink>;
   /** Called once a sync that added, modified or removed transactions ends (the recurring refresh listens here). */
-  readonly afterTransactionsChanged?: (userId: string, jobs: JobQueue) => Promise<void>;
+  readonly afterTransactionsChanged?: (userId: string, jobs: JobQueue, trace?: JobTrace) => Promise<void>;
 }
 
 /** Changes asked of the provider per page. */
@@ -61,11 +71,11 @@ export const SYNC_PAGE_SIZE = 500;
 export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: BankLinkSyncHooks = {}): JobDefinition<BankLinkSyncInput> {
   return {
     name: BANK_LINK_SYNC_JOB,
-    async handle({ userId, linkItemId }, jobs) {
+    async handle({ userId, linkItemId, trace }, jobs) {
       const { database, eventStore, clock } = dependencies;
       const bankLink = await dependencies.bankLink();
       const linkItemUuid = linkItemUuidOf(userId, linkItemId);
-      const context = (): CommandContext => ({ userId, actor: 'system', requestId: `bank-link-sync-${linkItemUuid}`, now: clock.now() });
+      const context = (): CommandContext => ({ userId, actor: 'system', requestId: `bank-link-sync-${linkItemUuid}`, ...tracedBy(trace), now: clock.now() });
       const credentials = await database.db.selectFrom('link_item_credentials').selectAll().where('link_item_uuid', '=', linkItemUuid).where('user_id', '=', userId).executeTakeFirst();
       if (!credentials || !bankLink.provider || credentials.provider !== bankLink.providerName) return;
       const accessToken = bankLink.sealer.open(credentials.sealed_access_token, credentials.provider, credentials.link_item_id);
@@ -111,7 +121,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
         // Nothing this sync asked for outlives it.
         await next.catch(() => undefined);
         // Also when the sync stops part-way: what it wrote is in the read model.
-        if (transactionsChanged && jobs) await dependencies.afterTransactionsChanged?.(userId, jobs);
+        if (transactionsChanged && jobs) await dependencies.afterTransactionsChanged?.(userId, jobs, trace);
       }
       // Balances once the transactions are in, so a balance never runs ahead of the list.
       const accounts = await loginRequiredRecorded(() => provider.getAccounts(accessToken));

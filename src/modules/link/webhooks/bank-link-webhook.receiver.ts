@@ -8,6 +8,7 @@ import type { GlobalPosition } from '../../../core/events.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
+import { jobTraceOf } from '../../../infrastructure/jobs/job-trace.js';
 import type { JobRunner } from '../../../infrastructure/jobs/job.js';
 import { CLOCK, DATABASE, EVENT_STORE, JOBS, LOGGER } from '../../../infrastructure/runtime/tokens.js';
 import type { BankLinkWebhook, UnrecognisedWebhook, WebhookHeaders } from '../bank-link.port.js';
@@ -90,7 +91,7 @@ export class BankLinkWebhookReceiver {
     const context: CommandContext = { userId: owner.user_id, actor: 'system', requestId, causationId, now };
     const effect = effectOfWebhook(webhook, owner.link_item_uuid);
     if (effect.type === 'QueueSync') {
-      await queueBankLinkSync(this.jobs, context.userId, webhook.itemId, context.now);
+      await queueBankLinkSync(this.jobs, context.userId, webhook.itemId, context.now, undefined, jobTraceOf(context));
       return { outcome: 'applied', position: null };
     }
     const outcome = await this.commands.execute(new ExecuteLinkItemCommand(owner.link_item_uuid, effect.command, context));

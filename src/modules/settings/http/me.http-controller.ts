@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -39,8 +39,8 @@ export class MeHttpController {
   })
   @ApiOkResponse({ type: ProfileResponse })
   @ApiErrors(401, 403, 409, 422, 503)
-  async patch(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: PatchProfileRequest): Promise<ProfileResponse> {
-    await this.commands.execute(new SetUserTimeZone(body.timeZone, userCommandContext(principal, requestId, this.clock)), [USER_SETTINGS_READ_MODEL]);
+  async patch(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: PatchProfileRequest): Promise<ProfileResponse> {
+    await this.commands.execute(new SetUserTimeZone(body.timeZone, userCommandContext(principal, trace, this.clock)), [USER_SETTINGS_READ_MODEL]);
     return this.queries.execute(new GetProfile(principal.user.id));
   }
 }

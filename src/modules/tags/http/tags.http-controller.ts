@@ -8,7 +8,7 @@ import type { Clock } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { RequestId, UuidParam, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -47,9 +47,9 @@ export class TagsHttpController {
   @ApiOperation({ operationId: 'createTag', summary: 'Create a tag; its name is unique among your tags, ignoring case' })
   @ApiCreatedResponse({ type: TagResponse })
   @ApiErrors(401, 403, 409, 422, 503)
-  async create(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: CreateTagRequest) {
+  async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateTagRequest) {
     const tagId = newId();
-    await this.commands.execute(new CreateTag(tagId, body.name, body.color, userCommandContext(principal, requestId, this.clock)), TAG_READ_MODELS);
+    await this.commands.execute(new CreateTag(tagId, body.name, body.color, userCommandContext(principal, trace, this.clock)), TAG_READ_MODELS);
     return this.queries.execute(new GetTag(principal.user.id, tagId));
   }
 
@@ -59,8 +59,8 @@ export class TagsHttpController {
   @ApiOperation({ operationId: 'bulkApplyTags', summary: 'Add and/or remove tags on up to 1000 transactions; ids that are not your transactions are skipped' })
   @ApiOkResponse({ type: BulkApplyTagsResponse })
   @ApiErrors(401, 403, 409, 422, 503)
-  async bulkApply(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @Body() body: BulkApplyTagsRequest): Promise<BulkApplyTagsResponse> {
-    const context = userCommandContext(principal, requestId, this.clock);
+  async bulkApply(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: BulkApplyTagsRequest): Promise<BulkApplyTagsResponse> {
+    const context = userCommandContext(principal, trace, this.clock);
     const outcome = await this.commands.execute(new BulkApplyTags(body.transactionIds, body.addTagIds ?? [], body.removeTagIds ?? [], context), TRANSACTION_TAG_READ_MODELS);
     return { success: true, updatedCount: outcome.updatedCount };
   }
@@ -69,9 +69,9 @@ export class TagsHttpController {
   @ApiOperation({ operationId: 'updateTag', summary: 'Rename, recolour, archive or unarchive a tag' })
   @ApiOkResponse({ type: TagResponse })
   @ApiErrors(401, 403, 404, 409, 422, 503)
-  async patch(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('tagId', 'Tag') tagId: string, @Body() body: PatchTagRequest) {
+  async patch(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('tagId', 'Tag') tagId: string, @Body() body: PatchTagRequest) {
     const changes = { name: body.name, color: body.color, archived: body.archived };
-    await this.commands.execute(new EditTag(tagId, changes, userCommandContext(principal, requestId, this.clock)), TAG_READ_MODELS);
+    await this.commands.execute(new EditTag(tagId, changes, userCommandContext(principal, trace, this.clock)), TAG_READ_MODELS);
     return this.queries.execute(new GetTag(principal.user.id, tagId));
   }
 
@@ -83,8 +83,8 @@ export class TagsHttpController {
   })
   @ApiNoContentResponse({ description: 'Deleted (or already deleted); no body' })
   @ApiErrors(401, 403, 404, 503)
-  async remove(@CurrentPrincipal() principal: Principal, @RequestId() requestId: string, @UuidParam('tagId', 'Tag') tagId: string): Promise<void> {
-    await this.commands.execute(new DeleteTag(tagId, userCommandContext(principal, requestId, this.clock)), TAG_READ_MODELS);
+  async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('tagId', 'Tag') tagId: string): Promise<void> {
+    await this.commands.execute(new DeleteTag(tagId, userCommandContext(principal, trace, this.clock)), TAG_READ_MODELS);
   }
 
   @Put('transactions/:transactionId/tags')
@@ -94,11 +94,11 @@ export class TagsHttpController {
   @ApiErrors(401, 403, 404, 409, 422, 503)
   async setTransactionTags(
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Trace() trace: RequestTrace,
     @UuidParam('transactionId', 'Transaction') transactionId: string,
     @Body() body: SetTransactionTagsRequest,
   ) {
-    const context = userCommandContext(principal, requestId, this.clock);
+    const context = userCommandContext(principal, trace, this.clock);
     await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: { tagIds: body.tagIds } }, context), TRANSACTION_TAG_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }

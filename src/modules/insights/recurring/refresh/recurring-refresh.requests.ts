@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../../config/config.js';
 import type { JobRunner } from '../../../../infrastructure/jobs/job.js';
+import type { JobTrace } from '../../../../infrastructure/jobs/job-trace.js';
 import type { Clock } from '../../../../core/clock.js';
 import { CLOCK, CONFIG, JOBS, LOGGER } from '../../../../infrastructure/runtime/tokens.js';
 import { queueRecurringRefresh } from './recurring-refresh.job.js';
@@ -25,9 +26,9 @@ export class RecurringRefreshRequests {
    * The window is the one the queueing falls in, not the request's start: a request that began in
    * a window whose refresh has already read the transactions must queue the next one.
    */
-  async afterTransactionsChanged(userId: string): Promise<void> {
+  async afterTransactionsChanged(userId: string, trace?: JobTrace): Promise<void> {
     try {
-      await queueRecurringRefresh(this.jobs, userId, this.clock.now(), this.config.recurringRefreshDebounceMs);
+      await queueRecurringRefresh(this.jobs, userId, this.clock.now(), this.config.recurringRefreshDebounceMs, trace);
     } catch (error) {
       this.log.warn({ err: error, userId }, 'could not queue the recurring refresh after a transaction change');
     }
