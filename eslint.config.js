@@ -11,4 +11,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Dependencies point inwards: infrastructure offers ports (e.g. http/authenticator.port.ts) and
+    // the modules implement them.
+    files: ['src/infrastructure/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'src/infrastructure must not import from src/modules: declare a port here and let the module implement it.' }] }],
+    },
+  },
 );

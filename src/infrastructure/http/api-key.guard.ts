@@ -1,18 +1,13 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
-import { type Scope, SCOPES } from '../../modules/identity/api-key.js';
-import { readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../modules/identity/http/session-cookie.js';
-import { authenticateApiKey, type Principal, touchApiKey } from '../../modules/identity/identity.store.js';
-import type { SessionLifetime } from '../../modules/identity/session.js';
-import { resumeSession } from '../../modules/identity/session.store.js';
-import type { Database } from '../database/schema.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { Authenticator, Principal, Scope } from './authenticator.port.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from './http-error.filter.js';
 import type { RequestWithContext } from './request-context.middleware.js';
 import type { SameOriginPolicy } from './same-origin.js';
+import { readSessionCookie, type SessionCookiePolicy, setSessionCookie } from './session-cookie.js';
 
 const PUBLIC = 'ledgerline:public';
 /** Marks a route that needs no credentials (health, the OpenAPI document, signing in). */
@@ -31,11 +26,10 @@ const LAST_USED_PRECISION_MS = 60_000;
 type AuthenticatedRequest = RequestWithContext & { principal?: Principal };
 
 export interface CredentialsGuardOptions {
-  readonly db: Kysely<Database>;
+  readonly authenticator: Authenticator;
   readonly clock: Clock;
   readonly sameOrigin: SameOriginPolicy;
   readonly cookiePolicy: SessionCookiePolicy;
-  readonly sessionLifetime: SessionLifetime;
   /** Null when rate limiting is off. */
   readonly rateLimiter: RateLimiter | null;
 }
@@ -44,8 +38,8 @@ export interface CredentialsGuardOptions {
  * Every route is protected unless marked @Public. A request brings a bearer API key or, from a
  * browser, the session cookie (which then gets both scopes, and must come from a trusted origin
  * to change anything). Anything that is not a read needs the `write` scope; every authenticated
- * request counts against its user's rate limit. Keys and sessions are looked up on every request,
- * so a revoked key or an ended session stops working at once on every instance.
+ * request counts against its user's rate limit. Who a credential belongs to is the authenticator's
+ * answer (identity's, behind the port): how fast a revocation takes effect is its promise to keep.
  */
 export class CredentialsGuard implements CanActivate {
   private readonly lastTouched = new Map<string, number>();
@@ -79,7 +73,7 @@ export class CredentialsGuard implements CanActivate {
   /** An Authorization header means a key, and only a key: a bad one is not rescued by a cookie. */
   private async byApiKey(request: AuthenticatedRequest): Promise<Principal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
-    const principal = match ? await authenticateApiKey(this.options.db, match[1]) : null;
+    const principal = match ? await this.options.authenticator.byApiKey(match[1]) : null;
     if (!principal) throw new UnauthorizedError();
     return principal;
   }
@@ -92,10 +86,10 @@ export class CredentialsGuard implements CanActivate {
       throw new ForbiddenError('Cross-site request refused: a request authenticated by the session cookie must come from the service or an allowed web app.');
     }
     const now = this.options.clock.now();
-    const session = await resumeSession(this.options.db, token, now, this.options.sessionLifetime);
+    const session = await this.options.authenticator.bySession(token, now);
     if (!session) throw new UnauthorizedError();
-    if (session.refreshed) setSessionCookie(response, this.options.cookiePolicy, token, session.expiresAt, now);
-    return { user: session.user, scopes: SCOPES, credential: { kind: 'session', expiresAt: session.expiresAt } };
+    if (session.refreshed) setSessionCookie(response, this.options.cookiePolicy, token, session.principal.credential.expiresAt, now);
+    return session.principal;
   }
 
   /** lastUsedAt to the minute: one write per key per minute, not one per request. */
@@ -104,7 +98,7 @@ export class CredentialsGuard implements CanActivate {
     const last = this.lastTouched.get(apiKeyId) ?? 0;
     if (now.getTime() - last < LAST_USED_PRECISION_MS) return;
     this.lastTouched.set(apiKeyId, now.getTime());
-    void touchApiKey(this.options.db, apiKeyId, now).catch(() => this.lastTouched.delete(apiKeyId));
+    void this.options.authenticator.recordApiKeyUse(apiKeyId, now).catch(() => this.lastTouched.delete(apiKeyId));
   }
 }
 

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { Scope } from '../../infrastructure/http/authenticator.port.js';
 
 export const API_KEY_PREFIX = 'pf_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -9,8 +10,8 @@ const API_KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH
  * `read` and `write` open the API's operations; `keys` opens key management (issuing, listing and
  * revoking API keys), so that a key handed to a script cannot mint more keys that outlive it.
  */
-export const SCOPES = ['read', 'write', 'keys'] as const;
-export type Scope = (typeof SCOPES)[number];
+export const SCOPES = ['read', 'write', 'keys'] as const satisfies readonly Scope[];
+export type { Scope };
 /** What a key gets when no scopes are asked for: everything but key management. */
 export const DEFAULT_API_KEY_SCOPES: readonly Scope[] = ['read', 'write'];
 export const KEY_MANAGEMENT_SCOPE: Scope = 'keys';

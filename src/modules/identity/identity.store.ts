@@ -1,22 +1,10 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../core/ids.js';
 import type { Database } from '../../infrastructure/database/schema.js';
+import type { Principal, User } from '../../infrastructure/http/authenticator.port.js';
 import { displayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, type Scope } from './api-key.js';
 
-export interface User {
-  readonly id: string;
-  readonly email: string | null;
-  readonly name: string | null;
-}
-
-/** What authenticated the request: an API key (bearer), or a browser session (cookie). */
-export type Credential = { readonly kind: 'apiKey'; readonly apiKeyId: string } | { readonly kind: 'session'; readonly expiresAt: Date };
-
-export interface Principal {
-  readonly user: User;
-  readonly scopes: readonly Scope[];
-  readonly credential: Credential;
-}
+export type { Credential, Principal, User } from '../../infrastructure/http/authenticator.port.js';
 
 export interface ApiKeySummary {
   readonly id: string;
@@ -89,8 +77,7 @@ export async function listApiKeys(db: Kysely<Database>, userId: string): Promise
 
 /**
  * Revokes one of the user's live keys; false when there is none with that id (another user's
- * key included). Authentication reads the table on every request, so the key stops working at
- * once on every instance.
+ * key included). Migration 0015's trigger notifies every instance's API-key cache on commit.
  */
 export async function revokeApiKey(db: Kysely<Database>, userId: string, apiKeyId: string, now: Date): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', apiKeyId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();

@@ -4,3 +4,4 @@ export const SAME_ORIGIN_POLICY = Symbol('SameOriginPolicy');
 export const SESSION_COOKIE_POLICY = Symbol('SessionCookiePolicy');
 export const RATE_LIMITER = Symbol('RateLimiter');
 export const SIGN_IN_RATE_LIMITER = Symbol('SignInRateLimiter');
+export const AUTHENTICATOR = Symbol('IdentityAuthenticator');

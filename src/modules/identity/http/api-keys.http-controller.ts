@@ -11,7 +11,9 @@ import { SuccessResponse } from '../../../infrastructure/http/success.response.j
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
 import { DEFAULT_API_KEY_SCOPES, KEY_MANAGEMENT_SCOPE, SCOPES } from '../api-key.js';
-import { issueApiKey, listApiKeys, type Principal, revokeApiKey } from '../identity.store.js';
+import type { IdentityAuthenticator } from '../identity.authenticator.js';
+import { issueApiKey, listApiKeys, type Principal } from '../identity.store.js';
+import { AUTHENTICATOR } from '../identity.tokens.js';
 import { CreateApiKeyRequest } from './api-key.requests.js';
 import { ApiKeyListResponse, CreatedApiKeyResponse } from './api-key.responses.js';
 
@@ -26,6 +28,7 @@ export class ApiKeysHttpController {
   constructor(
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AUTHENTICATOR) private readonly authenticator: IdentityAuthenticator,
   ) {}
 
   @Post()
@@ -78,7 +81,7 @@ export class ApiKeysHttpController {
     if (!itself && !principal.scopes.includes(KEY_MANAGEMENT_SCOPE)) {
       throw new ForbiddenError(`This API key lacks the "${KEY_MANAGEMENT_SCOPE}" scope: only a session or a key issued with it may manage API keys (a key may revoke itself).`);
     }
-    if (!(await revokeApiKey(this.db, principal.user.id, apiKeyId, this.clock.now()))) throw new NotFoundError('API key');
+    if (!(await this.authenticator.revokeApiKey(principal.user.id, apiKeyId, this.clock.now()))) throw new NotFoundError('API key');
     return { success: true, message: 'API key revoked' };
   }
 }

@@ -7,6 +7,7 @@ import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.g
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import type { SameOriginPolicy } from '../../../infrastructure/http/same-origin.js';
+import { clearSessionCookie, readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../../infrastructure/http/session-cookie.js';
 import type { RateLimiter } from '../../../infrastructure/rate-limit/rate-limiter.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
@@ -18,15 +19,7 @@ import { generateBrowserBinding, isBrowserBindingFormat } from '../sign-in/sign-
 import { failureMessage, type SignInService } from '../sign-in/sign-in.service.js';
 import { OAuthCallbackQuery, SignInRequest } from './auth.requests.js';
 import { SessionResponse, SignInResponse } from './auth.responses.js';
-import {
-  clearSessionCookie,
-  clearSignInCookie,
-  readSessionCookie,
-  readSignInCookie,
-  type SessionCookiePolicy,
-  setSessionCookie,
-  setSignInCookie,
-} from './session-cookie.js';
+import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-cookie.js';
 
 /** The sign-in operations are unauthenticated, so they are limited per client address instead of per user. */
 const SIGN_IN_RATE_LIMITED = ApiResponse({

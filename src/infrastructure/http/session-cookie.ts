@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import { SIGN_IN_FLOW_LIFETIME_MS } from '../sign-in/sign-in-flow.store.js';
 
+/**
+ * How a browser session travels over HTTP. Transport, like the bearer header: the guard reads it,
+ * sign-in sets it, and what the token opens is the identity module's answer.
+ */
 export const SESSION_COOKIE = 'pf_session';
-/** Binds a sign-in to the browser that began it; sent only to the sign-in operations. */
-export const SIGN_IN_COOKIE = 'pf_sign_in';
-const SIGN_IN_COOKIE_PATH = '/api/auth';
 
 export interface SessionCookiePolicy {
   /** The cookies never travel over plain HTTP, unless the service itself is plain-HTTP localhost. */
@@ -24,7 +24,7 @@ export function sessionCookiePolicy(publicUrl: string): SessionCookiePolicy {
 }
 
 /** One cookie's value from the Cookie header (no cookie-parser needed for two cookies). */
-function readCookie(request: Pick<Request, 'header'>, name: string): string | null {
+export function readCookie(request: Pick<Request, 'header'>, name: string): string | null {
   const header = request.header('cookie');
   if (!header) return null;
   for (const pair of header.split(';')) {
@@ -53,21 +53,4 @@ export function setSessionCookie(response: Response, policy: SessionCookiePolicy
 
 export function clearSessionCookie(response: Response, policy: SessionCookiePolicy): void {
   response.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: '/' });
-}
-
-export function readSignInCookie(request: Pick<Request, 'header'>): string | null {
-  return readCookie(request, SIGN_IN_COOKIE);
-}
-
-/**
- * Lives as long as a sign-in flow. SameSite=Lax still sends it on the provider's top-level
- * redirect back to the callback, and a page elsewhere cannot set or read it: a callback URL
- * from someone else's sign-in finds no matching cookie in the victim's browser.
- */
-export function setSignInCookie(response: Response, policy: SessionCookiePolicy, binding: string): void {
-  response.cookie(SIGN_IN_COOKIE, binding, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: SIGN_IN_COOKIE_PATH, maxAge: SIGN_IN_FLOW_LIFETIME_MS });
-}
-
-export function clearSignInCookie(response: Response, policy: SessionCookiePolicy): void {
-  response.clearCookie(SIGN_IN_COOKIE, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: SIGN_IN_COOKIE_PATH });
 }
