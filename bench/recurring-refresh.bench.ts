@@ -1,17 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { PROJECTIONS } from '../projections/index.js';
-import { connectDatabase } from '../src/infrastructure/database/database.js';
-import { migrate } from '../src/infrastructure/database/migrate.js';
-import { PostgresEventStore } from '../src/infrastructure/event-store/postgres-event-store.js';
 import type { CheckpointWatch } from '../src/infrastructure/projections/checkpoint-watch.js';
-import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
 import { detectRecurringStreams } from '../src/modules/insights/recurring/index.js';
 import { refreshRecurringStreams } from '../src/modules/insights/recurring/refresh/recurring-refresh.job.js';
 import { generateSandboxHistory } from '../src/modules/link/sandbox-bank/index.js';
 import { DEFAULT_AS_OF, toRecurringTransaction } from './recurring-accuracy.js';
+import { openScratchLedger } from './support/scratch-ledger.js';
 
 /**
  * The recurring refresh for one user with 100k transactions, beside the engine's pure run on the
@@ -26,17 +21,8 @@ const RUNS = 3;
 const CHUNK = 10_000;
 
 async function main(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `ledgerline_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const connection = connectDatabase(url.toString(), { max: 4, searchPath: readModelSearchPath(PROJECTIONS) });
-  const store = PostgresEventStore.open(url.toString(), {});
+  const { connection, store, close } = await openScratchLedger({ storeConnections: 10 });
   try {
-    await migrate(connection.db, PROJECTIONS);
     const history = generateSandboxHistory({ seed: 1, asOf: DEFAULT_AS_OF, transactionCount: TRANSACTIONS });
     const transactions = history.transactions.map(toRecurringTransaction);
     const userId = randomUUID();
@@ -77,10 +63,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await store.close();
-    await connection.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await close();
   }
 }
 

@@ -1,50 +1,84 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import type pg from 'pg';
-import { createScratchDatabase, rssMb, stopService, waitFor } from './support/service-process.js';
+import { createScratchDatabase, waitFor } from './support/service-process.js';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
 import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
 import { PROJECTIONS } from '../projections/index.js';
-import { appendStatement } from '../src/infrastructure/event-store/postgres-event-store.js';
 import { ensureUser, issueApiKey } from '../src/modules/identity/identity.store.js';
 import { encodeCursor } from '../src/modules/transactions/transaction-cursor.js';
-import { listTransactionsQuery } from '../src/modules/transactions/transaction.queries.js';
-import { type LoadFigures, rawLoad } from './support/raw-load.js';
+import { ListTransactions, ListTransactionsHandler } from '../src/modules/transactions/transaction.queries.js';
+import { type LoadRun, alternate } from './support/alternate.js';
+import { httpLoadSamples } from './support/http-load.js';
+import { sampleMemory } from './support/memory-sampler.js';
+import { startLoadPeer, startPeerServer, startScriptNodeFlags, stopChildren } from './support/peers/peer-process.js';
+import type { LoadSamples } from './support/raw-load.js';
+import { rawList, rawPatch } from './support/raw-references.js';
+import { recordStatements } from './support/recorded-sql.js';
 import { seedTransactionEvents } from './support/seed.js';
+import { benchPostgres } from './support/bench-postgres.js';
+import { type Comparison, describeFigures, sideBySideTable } from './support/side-by-side.js';
 
 /**
- * npm run bench [-- --transactions 1000000 --duration 10 --connections 32]
- * Seeds one user, starts the built service against a fresh database, and measures PATCH and GET
- * over HTTP beside the same SQL run straight against PostgreSQL.
+ * npm run bench [-- --quick | --transactions 1000000 --duration 10 --connections 32 --rounds 2]
+ * Seeds one user's transactions, starts the built service and its references (Emmett's PostgreSQL
+ * event store, a plain NestJS + pg handler, a NestJS hello world) on the same PostgreSQL, measures
+ * each operation right beside its reference, and prints one table with the ratios.
  */
 const { values } = parseArgs({
   options: {
-    transactions: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
+    quick: { type: 'boolean', default: false },
+    transactions: { type: 'string' },
+    duration: { type: 'string' },
     connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '2' },
   },
 });
-const transactions = Number(values.transactions);
-const duration = Number(values.duration);
+const quick = values.quick;
+const transactions = Number(values.transactions ?? (quick ? 20_000 : 100_000));
+const duration = Number(values.duration ?? (quick ? 5 : 10));
 const connections = Number(values.connections);
+const schedule = { durationS: duration, warmUpS: quick ? 1 : 2, rounds: Number(values.rounds) };
+// The service's pool (openDatabase in runtime.ts): the page reference queries on one of the same size.
+const SERVICE_POOL_SIZE = 30;
+const PAGE_SIZE = 50;
 const port = 39_500;
 const base = `http://127.0.0.1:${port}`;
+// BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under load;
+// the phases are written beside the profile for bench/profile-summary.
+const profilingArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const phases: Array<{ name: string; from: number; to: number }> = [];
 
 async function main(): Promise<void> {
-  const scratch = await createScratchDatabase('ledgerline_bench');
-  const databaseUrl = scratch.url;
-  let service: ChildProcess | null = null;
-  const database = connectDatabase(databaseUrl, { max: connections + 2, searchPath: readModelSearchPath(PROJECTIONS) });
+  const started = Date.now();
+  const server = await benchPostgres(port + 10);
+  const children: ChildProcess[] = [];
+  const scratch = await createScratchDatabase('ledgerline_bench', server.adminUrl).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  const emmettScratch = await createScratchDatabase('ledgerline_bench_emmett', server.adminUrl);
+  const database = connectDatabase(scratch.url, { max: connections + 2, searchPath: readModelSearchPath(PROJECTIONS) });
+  // The service's warnings and errors, kept when something went wrong.
+  const serviceLog = `${tmpdir()}/ledgerline-bench-service-${started}.log`;
+  let keepServiceLog = true;
   try {
-    // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the service under load.
-    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    service = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    console.log(`Ledgerline and every reference on ${server.description}`);
+    await warnOnFewConnections(database.pool);
+    const serviceStartedAt = Date.now();
+    const service = spawn(process.execPath, [...startScriptNodeFlags(), ...profilingArgs, 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: scratch.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0' }, stdio: ['ignore', openSync(serviceLog, 'w'), 'inherit'] });
+    children.push(service);
     await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.ok === true, 60_000);
     const { user } = await ensureUser(database.db, 'bench@example.com');
     const key = (await issueApiKey(database.db, user.id, 'bench', ['read', 'write'], new Date())).key;
     const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const account = (await (await fetch(`${base}/v1/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench', type: 'bank', subtype: 'checking', currentBalance: 0 }) })).json()) as { id: string };
+    const created = await fetch(`${base}/v1/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench', type: 'bank', subtype: 'checking', currentBalance: 0 }) });
+    if (!created.ok) throw new Error(`creating the bench account: ${created.status} ${await created.text()}`);
+    const account = (await created.json()) as { id: string };
 
     const seedStarted = Date.now();
     // Seeds the user's category taxonomy, so every seeded transaction's category joins a row.
@@ -54,10 +88,20 @@ async function main(): Promise<void> {
     await database.pool.query('ANALYZE events');
     await waitFor(async () => {
       const rows = await count(database.pool);
+      // A parked event never becomes a row: stop now rather than wait out the timeout.
+      const parked = await database.pool.query<{ projection: string; error: string }>("SELECT projection, error FROM parked_events WHERE status = 'parked' LIMIT 1");
+      if (parked.rows.length > 0) throw new Error(`projection ${parked.rows[0].projection} parked a seeded event: ${parked.rows[0].error} (see ${serviceLog})`);
       process.stdout.write(`\rprojected ${rows}/${transactions} transactions     `);
       return rows >= transactions;
     }, 30 * 60_000);
-    console.log(`\nseeded and projected ${transactions} transactions in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    // Every other projection (spending, recurring, …) too: one still catching up would take the
+    // service's CPU away from the requests measured.
+    await waitFor(async () => {
+      const behind = await projectionsBehind(database.pool);
+      process.stdout.write(`\rwaiting for ${behind.length} projections to reach the last event: ${behind.join(', ')}`.padEnd(120));
+      return behind.length === 0;
+    }, 30 * 60_000, 1000);
+    console.log(`\nseeded and projected ${transactions} transactions in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s (every projection at the last event)`);
     // Fresh bulk data: give the planner its statistics now rather than whenever autovacuum wakes.
     await database.pool.query('ANALYZE');
 
@@ -65,14 +109,22 @@ async function main(): Promise<void> {
     const middle = (await database.pool.query<{ id: string; date: string; created_at: Date }>('SELECT id, date::text, created_at FROM transactions ORDER BY date DESC, created_at DESC, id DESC OFFSET $1 LIMIT 1', [Math.floor(transactions / 2)])).rows[0];
     const deepCursor = encodeCursor(user.id, { date: middle.date, createdAt: middle.created_at.toISOString(), id: middle.id });
 
-    const results: Array<[string, LoadFigures, number, LoadFigures]> = [];
+    // The page reference replays what Ledgerline's own list handler runs, recorded here.
+    const handler = (cursor?: string) => recordStatements(database.pool, (db) => new ListTransactionsHandler(db).execute(new ListTransactions(user.id, { accountIds: [], categoryGroups: [], cursor, limit: PAGE_SIZE })));
+    const pages = { first: await handler(), deep: await handler(deepCursor) };
+    const [pagePeer, helloPeer] = await Promise.all([
+      startPeerServer('plain-nest-page.server', port + 1, '/pages/first', { DATABASE_URL: scratch.url, POOL_SIZE: String(SERVICE_POOL_SIZE), PAGE_SIZE: String(PAGE_SIZE), PAGES: JSON.stringify(pages) }, children),
+      startPeerServer('nest-hello.server', port + 2, '/hello', {}, children),
+    ]);
+    await checkFirstPage(database.pool, auth, pagePeer);
+
     let mismatches = 0;
     const problems: string[] = [];
     let sent = 0;
     // Each response is checked against what was last sent for the transaction it names, so the
     // check does not depend on how the load generator pairs requests with responses.
     const lastSent = new Map<string, string>();
-    const patch = await cannon({
+    const patchRequest: autocannon.Request = {
       method: 'PATCH',
       headers: auth,
       setupRequest: (request) => {
@@ -88,63 +140,100 @@ async function main(): Promise<void> {
         mismatches += 1;
         if (problems.length < 5) problems.push(`${status} ${body.slice(0, 200)}${transaction ? ` (last sent: ${lastSent.get(transaction.id)})` : ''}`);
       },
+    };
+    const emmettVersion = packageVersion('@event-driven-io/emmett-postgresql');
+    const nestVersion = packageVersion('@nestjs/core');
+    const emmett = await startLoadPeer('emmett-append', { DATABASE_URL: emmettScratch.url, CONNECTIONS: String(connections), POOL_SIZE: String(SERVICE_POOL_SIZE), STREAMS: String(Math.min(2000, ids.length)) }, children);
+    const ledgerline = (name: string, request: autocannon.Request) => (seconds: number) => phase(name, () => httpLoadSamples(base, request, connections, seconds));
+    const peer = (url: string, path: string) => (seconds: number) => httpLoadSamples(url, { method: 'GET', path }, connections, seconds);
+    const measured = await sampleMemory(service.pid as number, async () => {
+      const comparisons: Comparison[] = [];
+      const compare = async (operation: string, reference: string, goal: Pick<Comparison, 'goalRatio' | 'goalP99Ms'>, referenceRun: LoadRun, ledgerlineRun: LoadRun) => {
+        process.stdout.write(`\rmeasuring ${operation}`.padEnd(100));
+        const figures = await alternate(referenceRun, ledgerlineRun, schedule);
+        comparisons.push({ operation, ledgerline: figures.ledgerline, reference, referenceFigures: figures.reference, ...goal });
+      };
+      await compare('`PATCH /v1/transactions/{id}` (every response checked to show its own write)', `Emmett ${emmettVersion} PostgreSQL event store, one-event append`, { goalRatio: 1, goalP99Ms: 50 }, emmett, ledgerline('PATCH', patchRequest));
+      const samePageSql = `plain NestJS ${nestVersion} + pg handler, same page SQL`;
+      await compare(`\`GET /v1/transactions\` first page (${PAGE_SIZE})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/first'), ledgerline('GET page', { method: 'GET', headers: auth, path: '/v1/transactions' }));
+      if (!quick) {
+        await compare(`\`GET /v1/transactions?cursor=…\` (page at row ${Math.floor(transactions / 2)})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/deep'), ledgerline('GET deep page', { method: 'GET', headers: auth, path: `/v1/transactions?cursor=${deepCursor}` }));
+      }
+      await compare('`GET /v1/accounts`', `NestJS ${nestVersion} hello world`, { goalRatio: 0.6 }, peer(helloPeer, '/hello'), ledgerline('GET accounts', { method: 'GET', headers: auth, path: '/v1/accounts' }));
+      return comparisons;
     });
-    results.push(['PATCH /v1/transactions/{id}', patch, rssMb(service), await rawPatch(database.pool, user.id, ids)]);
-    const firstPage = await cannon({ method: 'GET', headers: auth, path: '/v1/transactions' });
-    results.push(['GET /v1/transactions (first page)', firstPage, rssMb(service), await rawList(database, user.id)]);
-    const deepPage = await cannon({ method: 'GET', headers: auth, path: `/v1/transactions?cursor=${deepCursor}` });
-    results.push([`GET /v1/transactions (cursor at row ${Math.floor(transactions / 2)})`, deepPage, rssMb(service), await rawList(database, user.id, deepCursor)]);
+    const raw = quick ? null : { patch: await rawPatch(database.pool, user.id, ids, connections, duration * 1000), page: await rawList(database, user.id, connections, duration * 1000) };
 
-    console.log(`\n${transactions} transactions, ${connections} connections, ${duration} s per run, load generator on the same 2 cores`);
+    console.log(`\n${transactions} transactions, ${connections} connections, ${duration} s per target in ${schedule.rounds} turns, reference first, after ${schedule.warmUpS} s of warm-up each, load generator on the same machine (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     console.log(`read-your-writes: ${mismatches} of ${sent} PATCH responses did not show their own write`);
     for (const problem of problems) console.log(`  ${problem}`);
-    console.log('operation'.padEnd(48) + 'HTTP req/s   p50 ms   p99 ms   server RSS MB  |  raw PostgreSQL ops/s   p50 ms   p99 ms');
-    for (const [label, http, rssMb, raw] of results) {
-      console.log(
-        label.padEnd(48) +
-          `${http.requestsPerSecond.toFixed(0).padStart(10)} ${http.p50.toFixed(1).padStart(8)} ${http.p99.toFixed(1).padStart(8)} ${rssMb.toFixed(0).padStart(15)}  |  ${raw.requestsPerSecond.toFixed(0).padStart(19)} ${raw.p50.toFixed(1).padStart(8)} ${raw.p99.toFixed(1).padStart(8)}`,
-      );
-    }
+    if (mismatches > 0) console.log(`  the service's warnings and errors: ${serviceLog}`);
+    console.log('');
+    for (const line of sideBySideTable(connections, measured.result, { peakRssMb: measured.peakRssMb, highWaterMarkMb: measured.highWaterMarkMb, goalMb: 300 })) console.log(line);
+    if (raw) console.log(`\nThe floor, the same SQL straight on pg from the bench process: PATCH's statements ${describeFigures(raw.patch)}; the first page ${describeFigures(raw.page)}`);
+    writePhases(serviceStartedAt);
+    if (mismatches > 0) process.exitCode = 1;
+    else keepServiceLog = false;
   } finally {
-    await stopService(service);
+    await stopChildren(children);
+    if (!keepServiceLog) await rm(serviceLog, { force: true });
     await database.close();
     await scratch.drop();
+    await emmettScratch.drop();
+    await server.stop();
   }
 }
 
-async function cannon(request: autocannon.Request): Promise<LoadFigures> {
-  const result = await autocannon({ url: base, connections, duration, requests: [request] });
-  if (result.non2xx > 0 || result.errors > 0) console.warn(`\n${request.method} ${request.path ?? ''}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, count: result.requests.total };
+/** The first page is the newest 50 by (date, created_at, id), from Ledgerline and from the reference alike. */
+async function checkFirstPage(pool: pg.Pool, auth: Record<string, string>, pagePeer: string): Promise<void> {
+  const expected = (await pool.query<{ id: string }>('SELECT id FROM transactions ORDER BY date DESC, created_at DESC, id DESC LIMIT $1', [PAGE_SIZE])).rows.map((row) => row.id).join();
+  const ledgerline = (await (await fetch(`${base}/v1/transactions`, { headers: auth })).json()) as { transactions: Array<{ id: string }>; hasMore: boolean };
+  const reference = (await (await fetch(`${pagePeer}/pages/first`)).json()) as { transactions: Array<{ id: string }>; hasMore: boolean };
+  for (const [name, page] of [['Ledgerline', ledgerline], ['the reference', reference]] as const) {
+    if (page.transactions.map((transaction) => transaction.id).join() !== expected || !page.hasMore) throw new Error(`${name}'s first page is not the newest ${PAGE_SIZE} transactions`);
+  }
 }
 
-/** The SQL a PATCH runs: the list check, the stream read, the append, the projector's update, the read back. */
-function rawPatch(pool: pg.Pool, userId: string, ids: string[]): Promise<LoadFigures> {
-  return rawLoad(connections, duration * 1000, async (worker, iteration) => {
-    const id = ids[(worker * 997 + iteration) % ids.length];
-    await pool.query('SELECT id FROM transactions WHERE id = $1 AND user_id = $2', [id, userId]);
-    const stream = await pool.query<{ stream_revision: string }>('SELECT stream_revision FROM events WHERE stream_id = $1 ORDER BY stream_revision', [`transaction-${id}`]);
-    const metadata = { userId, actor: 'user' as const, requestId: 'raw', causationId: 'raw', correlationId: 'raw', occurredAt: new Date().toISOString(), schemaVersion: 1 };
-    const revision = BigInt(stream.rows[stream.rows.length - 1].stream_revision);
-    const append = appendStatement(`transaction-${id}`, [{ type: 'RawBenchEdited', data: { notes: `raw ${iteration}` }, metadata }], revision);
-    await pool.query(append).catch(() => undefined);
-    await pool.query('UPDATE transactions SET notes = $2, updated_at = now() WHERE id = $1', [id, `raw ${iteration}`]);
-    await pool.query('SELECT t.*, a.name FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1 AND t.user_id = $2', [id, userId]);
-  });
+/** The service (its pool, the event store's, LISTEN) and one reference hold up to this many at once. */
+async function warnOnFewConnections(pool: pg.Pool): Promise<void> {
+  const needed = 2 * SERVICE_POOL_SIZE + 15;
+  const { free } = (await pool.query<{ free: number }>("SELECT current_setting('max_connections')::int - count(*)::int AS free FROM pg_stat_activity")).rows[0];
+  if (free < needed) console.warn(`PostgreSQL has ${free} free connections; this bench may need ${needed} (another bench or test holds the rest)`);
 }
 
-function rawList(database: ReturnType<typeof connectDatabase>, userId: string, cursor?: string): Promise<LoadFigures> {
-  const compiled = listTransactionsQuery(database.db, userId, { accountIds: [], categoryGroups: [], cursor, limit: 50 }).compile();
-  return rawLoad(connections, duration * 1000, async () => {
-    await database.pool.query(compiled.sql, compiled.parameters as unknown[]);
-  });
+async function phase(name: string, run: () => Promise<LoadSamples>): Promise<LoadSamples> {
+  const from = Date.now();
+  const samples = await run();
+  phases.push({ name, from, to: Date.now() });
+  return samples;
+}
+
+function writePhases(serviceStartedAt: number): void {
+  const directory = profilingArgs.find((arg) => arg.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
+  if (!directory) return;
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(`${directory}/phases.json`, JSON.stringify({ serviceStartedAt, phases }, null, 2));
+  console.log(`\nphases for the profile: ${directory}/phases.json (node dist/bench/profile-summary.js ${directory}/<file>.cpuprofile --phases ${directory}/phases.json)`);
+}
+
+function packageVersion(name: string): string {
+  return (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+}
+
+/** This release's projections whose checkpoint is short of the last event in the store. */
+async function projectionsBehind(pool: pg.Pool): Promise<string[]> {
+  const result = await pool.query<{ name: string }>(
+    `SELECT v.name FROM projection_versions v
+       JOIN unnest($1::text[], $2::int[]) AS current(name, version) ON current.name = v.name AND current.version = v.version
+      WHERE (v.position_commit, v.position_prepare) < (SELECT (transaction_id::text)::numeric, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1)`,
+    [PROJECTIONS.map((projection) => projection.name), PROJECTIONS.map((projection) => projection.version)],
+  );
+  return result.rows.map((row) => row.name);
 }
 
 async function count(pool: pg.Pool): Promise<number> {
   return Number((await pool.query<{ count: string }>('SELECT count(*) FROM transactions')).rows[0].count);
 }
-
-
 
 main().catch((error: unknown) => {
   console.error(error);

@@ -2,9 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
-/** A database of its own for one benchmark run, on the server at BENCH_DATABASE_URL; `drop()` removes it. */
-export async function createScratchDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** A database of its own for one benchmark run, on the server at `adminUrl` (BENCH_DATABASE_URL by default); `drop()` removes it. */
+export async function createScratchDatabase(prefix: string, adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
