@@ -6,9 +6,11 @@ import { migrate } from './infrastructure/database/migrate.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { projectionSchema } from './infrastructure/projections/projection.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './infrastructure/projections/projection-commands.js';
+import { auditVerifyCommand, rebuildCommand } from './infrastructure/projections/rebuild-commands.js';
 import { createEventStore, openDatabase } from './infrastructure/runtime/runtime.js';
 import { DEFAULT_API_KEY_SCOPES, parseScopes } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
+import { auditTransactionCommand } from './modules/transactions/audit/audit-transaction.command.js';
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -29,6 +31,15 @@ Commands:
   projections skip <projection> --position P [--by NAME]
                                                  leave the event at P out of the read model, on record
                                                  (who: --by, else $USER; when: now)
+  projections rebuild <projection>...|--all      replay the event store into shadow tables while the
+                                                 live ones serve, then switch at once; resumes where a
+                                                 killed rebuild stopped; progress on stderr
+  audit verify [--projection P] [--json]         each read model's tables against a replay of the event
+                                                 store (rows and checksums): exit 0 all agree, 1 not
+  audit transaction <id> [--json]                every event of the transaction's own stream (who, when,
+                                                 request, correlation, causation; each field before →
+                                                 after) and whether the read models agree with it:
+                                                 exit 0 they agree, 1 they do not, lag, or no such id
 
 Positions are commit/prepare, as \`projections parked\` prints them. Only migrate, users create and
 api-keys create migrate the database; the other commands refuse to run on one that is not migrated.
@@ -49,18 +60,22 @@ async function main(argv: string[]): Promise<number> {
       position: { type: 'string' },
       by: { type: 'string' },
       all: { type: 'boolean' },
+      projection: { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  // `projections retry <projection>` and `projections skip <projection>` take one argument.
-  const takesArgument = positionals[0] === 'projections' && (positionals[1] === 'retry' || positionals[1] === 'skip');
-  const command = positionals.slice(0, takesArgument ? 2 : undefined).join(' ');
+  // `projections retry <projection>`, `projections skip <projection>` and `audit transaction <id>` take one argument.
+  const takesArgument = (positionals[0] === 'projections' && (positionals[1] === 'retry' || positionals[1] === 'skip')) || (positionals[0] === 'audit' && positionals[1] === 'transaction');
+  // `projections rebuild` takes any number of projection names.
+  const takesNames = positionals[0] === 'projections' && positionals[1] === 'rebuild';
+  const command = positionals.slice(0, takesArgument || takesNames ? 2 : undefined).join(' ');
   const argument = takesArgument ? positionals[2] : undefined;
   if (values.help || !command) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip'];
+  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit transaction'];
   if (!known.includes(command) || positionals.length > (takesArgument ? 3 : positionals.length)) {
     console.error(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
@@ -123,6 +138,30 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'projections skip':
         return await skipParked(connection.db, PROJECTIONS, { projection: argument, position: values.position, by }, out);
+      case 'projections rebuild': {
+        const store = createEventStore(config, connection);
+        try {
+          return await rebuildCommand(connection.db, store, PROJECTIONS, { names: positionals.slice(2), all: values.all === true }, out, process.stderr);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'audit verify': {
+        const store = createEventStore(config, connection);
+        try {
+          return await auditVerifyCommand(connection.db, store, PROJECTIONS, { projection: values.projection, json: values.json === true }, out);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'audit transaction': {
+        const store = createEventStore(config, connection);
+        try {
+          return await auditTransactionCommand({ db: connection.db, store }, argument, { json: values.json === true }, out);
+        } finally {
+          await store.close();
+        }
+      }
       default:
         return 2;
     }

@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import { carriesJsonBody, MAX_BODY_BYTES, refuseDeepJson } from './infrastructure/http/request-body-limits.js';
 import { requestContext } from './infrastructure/http/request-context.middleware.js';
 import { PinoNestLogger } from './infrastructure/logging/logger.js';
+import { httpMetrics } from './infrastructure/metrics/http-metrics.middleware.js';
 import { buildOpenApiDocument } from './infrastructure/openapi/openapi-document.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 
@@ -22,6 +23,7 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   app.disable('x-powered-by');
   // Responses are built per request from read models; a conditional 304 is not part of the contract.
   app.set('etag', false);
+  app.use(httpMetrics(runtime.metrics));
   app.use(requestContext(runtime.log));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false, type: carriesJsonBody });
   app.use(refuseDeepJson);

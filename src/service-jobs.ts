@@ -1,4 +1,5 @@
 import type { JobDefinition, JobQueue } from './infrastructure/jobs/job.js';
+import type { JobTrace } from './infrastructure/jobs/job-trace.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
 import { type BrokerageLink, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
@@ -17,7 +18,7 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
   const openBankLink = () => (bankLink ??= createBankLink(runtime.config, runtime.database.db, runtime.clock));
   let brokerageLink: Promise<BrokerageLink> | undefined;
   const openBrokerageLink = () => (brokerageLink ??= createBrokerageLink(runtime.config, runtime.database.db, runtime.clock));
-  const refreshRecurringAfterSync = (userId: string, jobs: JobQueue) => queueRecurringRefresh(jobs, userId, runtime.clock.now(), runtime.config.recurringRefreshDebounceMs);
+  const refreshRecurringAfterSync = (userId: string, jobs: JobQueue, trace?: JobTrace) => queueRecurringRefresh(jobs, userId, runtime.clock.now(), runtime.config.recurringRefreshDebounceMs, trace);
   return [
     nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>,
     tagDeletionJob(runtime) as JobDefinition<never>,

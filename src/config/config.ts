@@ -9,6 +9,10 @@ export type { OAuthProviderConfig } from './oauth-providers.js';
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
+  /** Prometheus `GET /metrics` on a listener of its own (docs/decisions/0021); null: no listener. 0: a port the OS picks. */
+  readonly metricsPort: number | null;
+  /** Interface of the metrics listener: loopback unless an operator opens it. */
+  readonly metricsHost: string;
   /** Absent: the service runs its own PostgreSQL under `dataDir` (the embedded default). */
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
@@ -27,6 +31,8 @@ export interface AppConfig {
   readonly signInRateLimitPerMinute: number;
   /** A session ends this many days after sign-in however active it is (sliding refresh stops there). */
   readonly sessionMaxLifetimeDays: number;
+  /** Verified API keys kept in memory, invalidated by NOTIFY (docs/decisions/0023); 0 (the default) reads every key from the database, so a revocation holds on every instance the moment it commits. */
+  readonly apiKeyCacheSize: number;
   /** Sign-in providers from `OAUTH_<NAME>_*`; none configured leaves API keys as the only credential. */
   readonly oauthProviders: readonly OAuthProviderConfig[];
   /** The bank-link provider behind the port; `sandbox` also serves the sandbox operations, `none` turns linking off. */
@@ -76,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
+    metricsPort: env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
@@ -89,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000),
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
     sessionMaxLifetimeDays: integer(env, 'SESSION_MAX_LIFETIME_DAYS', 90, 1, 3650),
+    apiKeyCacheSize: integer(env, 'API_KEY_CACHE_SIZE', 0, 0, 1_000_000),
     oauthProviders,
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),

@@ -13,6 +13,8 @@ import * as bankLinkWebhooks from './migrations/0010-bank-link-webhooks.js';
 import * as sandboxBankItemSize from './migrations/0011-sandbox-bank-item-size.js';
 import * as sandboxBankReconnect from './migrations/0012-sandbox-bank-reconnect.js';
 import * as brokerageLink from './migrations/0013-brokerage-link.js';
+import * as projectionRebuilds from './migrations/0014-projection-rebuilds.js';
+import * as apiKeyInvalidation from './migrations/0015-api-key-invalidation.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +31,8 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0011-sandbox-bank-item-size': sandboxBankItemSize,
   '0012-sandbox-bank-reconnect': sandboxBankReconnect,
   '0013-brokerage-link': brokerageLink,
+  '0014-projection-rebuilds': projectionRebuilds,
+  '0015-api-key-invalidation': apiKeyInvalidation,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -31,6 +31,18 @@ export interface ProjectionVersionsTable {
   superseded_at: Date | null;
 }
 
+/** A projection rebuild under way: its shadow schema and progress (migration 0014). */
+export interface ProjectionRebuildsTable {
+  name: string;
+  version: number;
+  shadow_schema: string;
+  position_commit: Generated<string>;
+  position_prepare: Generated<string>;
+  events_applied: Generated<string>;
+  started_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface UsersTable {
   id: string;
   email: string | null;
@@ -224,6 +236,7 @@ export interface SandboxBrokeragePortalSessionsTable {
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
+  projection_rebuilds: ProjectionRebuildsTable;
   projection_leases: ProjectionLeasesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

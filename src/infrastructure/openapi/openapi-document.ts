@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { documentInputErrors } from '../http/openapi-errors.js';
-import { SESSION_COOKIE } from '../../modules/identity/http/session-cookie.js';
+import { SESSION_COOKIE } from '../http/session-cookie.js';
 
 export const API_VERSION = '0.1.0';
 

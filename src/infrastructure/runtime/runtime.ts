@@ -13,6 +13,10 @@ import { EVENT_SCHEMAS } from '../../event-upcasters.js';
 import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
 import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
 import type { JobDefinition, JobRunner } from '../jobs/job.js';
+import { withAppendMetrics } from '../metrics/metered-event-store.js';
+import { type MetricsEndpoint, startMetricsServer } from '../metrics/metrics-server.js';
+import type { ScrapeSources } from '../metrics/scrape-time-gauges.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { CheckpointWatch } from '../projections/checkpoint-watch.js';
 import { readModelSearchPath } from '../projections/projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
@@ -27,6 +31,9 @@ export interface Runtime {
   readonly watch: CheckpointWatch;
   readonly readYourWrites: ReadYourWrites;
   readonly jobs: JobRunner;
+  readonly metrics: ServiceMetrics;
+  /** Where `GET /metrics` listens; null unless METRICS_PORT is set. */
+  readonly metricsEndpoint: MetricsEndpoint | null;
   close(): Promise<void>;
 }
 
@@ -62,11 +69,34 @@ export interface RuntimeOptions {
 
 /** Builds and starts everything the HTTP layer stands on, in dependency order. */
 export async function startRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const metrics = new ServiceMetrics();
+  // First, so that a port already taken stops the start before anything else runs; until the
+  // sources below exist, a scrape answers the process metrics alone.
+  let scrapeSources: ScrapeSources | null = null;
+  const metricsEndpoint =
+    config.metricsPort === null ? null : await startMetricsServer(config.metricsHost, config.metricsPort, { contentType: metrics.contentType, scrape: () => metrics.scrape(scrapeSources) }, log);
+  if (metricsEndpoint) log.info({ host: metricsEndpoint.host, port: metricsEndpoint.port }, 'Prometheus metrics at GET /metrics');
+  try {
+    return await startServices(config, log, options, metrics, metricsEndpoint, (sources) => (scrapeSources = sources));
+  } catch (error) {
+    await metricsEndpoint?.close();
+    throw error;
+  }
+}
+
+async function startServices(
+  config: AppConfig,
+  log: Logger,
+  options: RuntimeOptions,
+  metrics: ServiceMetrics,
+  metricsEndpoint: MetricsEndpoint | null,
+  scrapeFrom: (sources: ScrapeSources) => void,
+): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const { connection: database, embedded } = await openDatabase(config, log, 30);
   const setups = await migrate(database.db, PROJECTIONS);
   for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
-  const eventStore = createEventStore(config, database, log);
+  const eventStore = withAppendMetrics(createEventStore(config, database, log), metrics);
   const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS);
   await watch.start();
   const runners = PROJECTIONS.map(
@@ -74,16 +104,21 @@ export async function startRuntime(config: AppConfig, log: Logger, options: Runt
   );
   for (const runner of runners) runner.start();
   const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log);
-  const base = { config, log, clock, database, eventStore, watch, readYourWrites };
+  const base = { config, log, clock, database, eventStore, watch, readYourWrites, metrics, metricsEndpoint };
   const definitions = options.jobs?.(base) ?? [];
+  metrics.setJobNames(definitions.map((definition) => definition.name));
   const onJobError = (name: string, error: unknown) => log.error({ err: error, job: name }, 'job failed');
-  const jobs = config.redisUrl ? BullMqJobRunner.start(config.redisUrl, definitions, { onError: onJobError, log }) : new InProcessJobRunner(definitions, clock, onJobError);
+  const jobs = config.redisUrl
+    ? BullMqJobRunner.start(config.redisUrl, definitions, { onError: onJobError, log, observer: metrics.jobAttempts })
+    : new InProcessJobRunner(definitions, clock, onJobError, metrics.jobAttempts);
+  scrapeFrom({ db: database.db, eventStore, jobs, projections: PROJECTIONS, store: config.eventStoreUrl ? 'eventstoredb' : 'postgresql' });
   let closing: Promise<void> | null = null;
   return {
     ...base,
     jobs,
     close() {
       closing ??= (async () => {
+        await metricsEndpoint?.close();
         await jobs.close();
         await Promise.all(runners.map((runner) => runner.stop()));
         await watch.close();
