@@ -7,7 +7,7 @@ import type { CheckpointWatch } from '../../src/infrastructure/projections/check
 import { listParkedEvents } from '../../src/infrastructure/projections/parked-events.js';
 import { accountStreamId } from '../../src/modules/accounts/account.js';
 import type { ProviderValues, TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
-import { transactionStreamId } from '../../src/modules/transactions/transaction.js';
+import { type TransactionEvent, transactionStreamId } from '../../src/modules/transactions/transaction.js';
 import { spendingProjection } from './spending.projection.js';
 import { UNCATEGORIZED } from './spending.table.js';
 
@@ -126,6 +126,21 @@ describe('spending projection', () => {
     const [, edit] = await store.readStream(transactionStreamId(id));
     await connection.db.transaction().execute((trx) => spendingProjection.apply(trx, [edit]));
     expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -25 }], false));
+  });
+
+  it('leaves its rows alone for an edit that moves no money (notes, name), and counts the next one that does', async () => {
+    const userId = randomUUID();
+    const [account, id] = [randomUUID(), randomUUID()];
+    const edit = (field: string, oldValue: string, newValue: string): TransactionEvent => ({ type: 'TransactionEdited', data: { transactionId: id, changes: [{ field: field as 'notes', oldValue, newValue, locked: true }] } });
+    await append(transactionStreamId(id), [manual(id, account, '-10', '2026-11-01', null)], userId);
+    const stored = () => connection.db.selectFrom('spending_transactions').select(['amount', 'revision']).where('id', '=', id).execute();
+    const before = await stored();
+    expect(spendingProjection.changedBy?.(edit('notes', 'a', 'b'))).toBe(false);
+    await append(transactionStreamId(id), [edit('notes', 'a', 'b'), edit('name', 'x', 'y')], userId);
+    expect(await stored()).toEqual(before);
+    expect(spendingProjection.changedBy?.(edit('amount', '-10', '-12'))).toBe(true);
+    await append(transactionStreamId(id), [edit('amount', '-10', '-12')], userId);
+    expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -12 }], false));
   });
 
   it('parks a transaction it cannot store and goes on with the next ones', async () => {

@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '../../src/core/events.js';
+import type { DomainEvent, RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
 import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
 import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
-import { TRANSACTION_STREAM_PREFIX } from '../../src/modules/transactions/transaction.js';
+import { editTouches, TRANSACTION_STREAM_PREFIX, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
 import { SpendingBatch } from './spending-batch.js';
 import { createSpendingTables } from './spending.table.js';
 import { deleteAccountsSpending, loadSpendingTransactions, writeSpendingChanges } from './spending-writes.js';
@@ -15,11 +15,13 @@ import { deleteAccountsSpending, loadSpendingTransactions, writeSpendingChanges 
  */
 export const spendingProjection: ProjectionDefinition = {
   name: 'spending',
-  version: 2,
+  version: 3,
   tables: ['spending_transactions', 'spending_daily', 'spending_monthly'],
   eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'AccountDeleted', 'LinkItemDisconnected'],
+  changedBy: changesSpending,
   createTables: createSpendingTables,
-  async apply(trx, events) {
+  async apply(trx, batchEvents) {
+    const events = batchEvents.filter(changesSpending);
     const onTransactionStreams = events.filter((recorded) => recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX));
     const ids = [...new Set(onTransactionStreams.map((recorded) => (recorded.data as { transactionId: string }).transactionId))];
     const batch = new SpendingBatch(await loadSpendingTransactions(trx, ids));
@@ -41,4 +43,9 @@ function accountsLeaving(recorded: RecordedEvent): readonly string[] | null {
   if (recorded.type === 'AccountDeleted' && recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) return [(recorded.data as AccountDeleted['data']).accountId];
   if (recorded.type === 'LinkItemDisconnected' && recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX)) return (recorded.data as LinkItemDisconnected['data']).accountIds;
   return null;
+}
+
+/** An edit of the notes, the name or the location moves no money: only the amount, the date, the category, or the provider's values (pending). */
+function changesSpending(event: DomainEvent): boolean {
+  return event.type !== 'TransactionEdited' || editTouches(event as TransactionEdited, ['amount', 'date', 'categoryId']);
 }

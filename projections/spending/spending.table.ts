@@ -15,7 +15,7 @@ export interface SpendingTransactionsTable {
   date: string;
   amount: string;
   pending: boolean;
-  /** The revision of the transaction's stream the row reflects. */
+  /** The revision of the transaction's stream that last changed the row (edits that move no money are skipped). */
   revision: number;
 }
 

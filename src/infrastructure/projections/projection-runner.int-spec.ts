@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { formatPosition } from '../../core/events.js';
 import { listParkedEvents } from './parked-events.js';
 import { ProjectionRunner } from './projection-runner.js';
-import { capturingLog, databaseError, recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
+import { capturingLog, databaseError, HAPPENED_TYPES, recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
 
 let fixture: RunnerFixture;
 
@@ -46,6 +46,39 @@ describe('projection runner', () => {
     expect(await fixture.watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await runner.stop();
     expect(await fixture.recorded()).toEqual([ids[3], ids[7]]);
+  });
+
+  it('stores a checkpoint that passed only events changing nothing a moment later or when it stops, and counts them as applied', async () => {
+    fixture = await startRunnerFixture();
+    const { connection, watch } = fixture;
+    const stored = async () => {
+      const row = await connection.db.selectFrom('projection_versions').select(['position_commit', 'position_prepare', 'events_applied']).executeTakeFirstOrThrow();
+      return { position: formatPosition({ commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) }), applied: Number(row.events_applied) };
+    };
+    const projection = () => recordingProjection({ eventTypes: [...HAPPENED_TYPES, 'Quiet'], changedBy: (event) => event.type !== 'Quiet' });
+    const runner = new ProjectionRunner(connection, fixture.store, projection(), watch);
+    runner.start();
+    const applied = await fixture.appendEvents(2);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    // Of its types but changing nothing (Quiet), and of other types (Elsewhere): nothing applied, the wait ends all the same.
+    await fixture.appendEvents(4, (i) => (i % 2 === 0 ? 'Quiet' : 'Elsewhere'));
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    await waitUntil(async () => (await stored()).position === formatPosition(fixture.lastAppended));
+    expect(await stored()).toEqual({ position: formatPosition(fixture.lastAppended), applied: 4 });
+    expect(await fixture.recorded()).toEqual(applied);
+    // Stopped right after such a batch: the move is stored on the way out, not left to the next holder.
+    await fixture.appendEvents(1, () => 'Quiet');
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    await runner.stop();
+    expect(await stored()).toEqual({ position: formatPosition(fixture.lastAppended), applied: 5 });
+    // The next applying batch moves it from there.
+    const restarted = new ProjectionRunner(connection, fixture.store, projection(), watch);
+    restarted.start();
+    const last = await fixture.appendEvents(1);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    await restarted.stop();
+    expect(await stored()).toEqual({ position: formatPosition(fixture.lastAppended), applied: 6 });
+    expect(await fixture.recorded()).toEqual([...applied, ...last]);
   });
 
   it('rides out its database connections being killed, and still applies everything exactly once', async () => {

@@ -13,6 +13,7 @@ import type { ProjectionLog } from './projection-runner.js';
 export interface RecordingOptions {
   readonly version?: number;
   readonly eventTypes?: readonly string[];
+  readonly changedBy?: ProjectionDefinition['changedBy'];
   /** Throws from inside `apply`, after some rows of the call were written. */
   readonly fail?: (event: RecordedEvent, call: number, index: number, calledWith: number) => Error | undefined;
 }
@@ -30,6 +31,7 @@ export function recordingProjection(options: RecordingOptions = {}): ProjectionD
     version: options.version ?? 1,
     tables: ['recorded_events'],
     eventTypes: options.eventTypes ?? [...HAPPENED_TYPES, 'Poison'],
+    ...(options.changedBy ? { changedBy: options.changedBy } : {}),
     async createTables(db) {
       await sql`CREATE TABLE recorded_events (seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, type text NOT NULL, day date)`.execute(db);
     },

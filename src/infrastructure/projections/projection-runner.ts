@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { comparePositions, formatPosition, type GlobalPosition, type RecordedEvent } from '../../core/events.js';
+import { comparePositions, formatPosition, type GlobalPosition, type RecordedEvent, START_POSITION } from '../../core/events.js';
 import type { DatabaseConnection } from '../database/database.js';
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -15,6 +15,8 @@ import { CheckpointAnnouncer, LeaseLostError, markCaughtUp, moveVersionCheckpoin
 export { LeaseLostError, ProjectionSupersededError } from './projection-versions.js';
 
 const BATCH_SIZE = 500;
+/** How long a checkpoint moved only past events of other types may wait before it is stored and announced. */
+const DEFERRED_CHECKPOINT_MS = 250;
 const STANDBY_RETRY_MS = 1000;
 /** Waits before each event-by-event pass over a failing batch; an event failing every pass is parked. */
 const PARKING_DELAYS_MS = [50, 200, 500];
@@ -48,6 +50,14 @@ export class ProjectionRunner {
   private readonly announcer: CheckpointAnnouncer;
   private caughtUp = false;
   private failures = 0;
+  /** The checkpoint as stored: where the next commit moves it from (compare-and-set). */
+  private stored: GlobalPosition = START_POSITION;
+  /** Past `stored` over events of other types only, shown to this process's waiters but not stored yet. */
+  private deferred: GlobalPosition | null = null;
+  /** Events of its types that changed nothing (`changedBy`), passed since `stored`: counted as applied when it is stored. */
+  private deferredApplied = 0;
+  private deferredTimer: NodeJS.Timeout | null = null;
+  private storingDeferred: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly database: DatabaseConnection,
@@ -69,6 +79,41 @@ export class ProjectionRunner {
     this.wakeFromWait?.();
     await this.closeCurrent?.();
     await this.running;
+  }
+
+  /**
+   * A batch with no event that changes the read model (other types, or `changedBy` says no) moves
+   * the checkpoint in this process at once (its waiters need no round trip) and in the table a
+   * moment later, with the next batch that applies something or after DEFERRED_CHECKPOINT_MS:
+   * every runner stored and announced every append before, 11 transactions for one edit. Until
+   * then the stored checkpoint is behind only by events that change nothing here; a runner that
+   * takes over from it reads them again and changes nothing (docs/decisions/0024).
+   */
+  private deferCheckpoint(to: GlobalPosition, applied: number): void {
+    this.deferred = to;
+    this.deferredApplied += applied;
+    this.deferredTimer ??= setTimeout(() => {
+      this.deferredTimer = null;
+      if (!this.stopped) this.storingDeferred = this.storeDeferred().catch((error: unknown) => this.options.onError?.(error));
+    }, DEFERRED_CHECKPOINT_MS);
+  }
+
+  private async storeDeferred(): Promise<void> {
+    const to = this.deferred;
+    if (to === null) return;
+    const applied = this.deferredApplied;
+    await projectionTransaction(this.database.db, this.projection, (trx) => moveVersionCheckpoint(trx, this.projection, this.stored, to, applied));
+    this.stored = to;
+    this.deferredApplied -= applied;
+    if (this.deferred === to) this.deferred = null;
+    this.announcer.announce(to);
+  }
+
+  private cancelDeferred(): void {
+    if (this.deferredTimer) clearTimeout(this.deferredTimer);
+    this.deferredTimer = null;
+    this.deferred = null;
+    this.deferredApplied = 0;
   }
 
   private async loop(): Promise<void> {
@@ -99,7 +144,9 @@ export class ProjectionRunner {
 
   private async applyWhileLeased(lease: Lease): Promise<void> {
     const read = await readVersionCheckpoint(this.database.db, this.projection);
+    this.cancelDeferred();
     let checkpoint = read.position;
+    this.stored = checkpoint;
     this.caughtUp = read.caughtUp;
     if (!this.caughtUp) {
       checkpoint = await this.buildInBulk(checkpoint, lease);
@@ -118,14 +165,21 @@ export class ProjectionRunner {
       for await (const batch of batches(subscription, this.options.batchSize ?? BATCH_SIZE)) {
         if (this.stopped) return;
         if (!lease.held()) throw new LeaseLostError(this.projection.name);
-        checkpoint = await this.applyBatch(batch, checkpoint, lease);
+        checkpoint = await this.applyBatch(batch, lease);
         this.failures = 0;
         this.watch.advance(this.projection.name, checkpoint);
-        this.announcer.announce(checkpoint);
+        if (this.deferred === null) this.announcer.announce(checkpoint);
       }
     } finally {
       this.closeCurrent = null;
       await subscription.close();
+      // Stopping, or the lease gone: store what was deferred while it is still ours, or leave it to the next holder.
+      if (this.deferredTimer) clearTimeout(this.deferredTimer);
+      this.deferredTimer = null;
+      await this.storingDeferred;
+      if (lease.held()) await this.storeDeferred().catch((error: unknown) => this.options.onError?.(error));
+      this.deferred = null;
+      this.deferredApplied = 0;
     }
   }
 
@@ -141,7 +195,7 @@ export class ProjectionRunner {
       if (!lease.held()) throw new LeaseLostError(this.projection.name);
       const batch = await readReplayBatch(this.store, this.projection, checkpoint, this.options.batchSize ?? REPLAY_BATCH_SIZE);
       if (comparePositions(batch.to, checkpoint) > 0) {
-        checkpoint = await this.applyRelevant(batch.events, checkpoint, batch.to, lease);
+        checkpoint = await this.applyRelevant(batch.events, batch.to, lease);
         this.failures = 0;
         this.watch.advance(this.projection.name, checkpoint);
         this.announcer.announce(checkpoint);
@@ -166,19 +220,19 @@ export class ProjectionRunner {
     });
   }
 
-  private applyBatch(events: readonly RecordedEvent[], from: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
+  private applyBatch(events: readonly RecordedEvent[], lease: Lease): Promise<GlobalPosition> {
     const relevant = events.filter((event) => this.relevantTypes.has(event.type));
-    return this.applyRelevant(relevant, from, events[events.length - 1].position, lease);
+    return this.applyRelevant(relevant, events[events.length - 1].position, lease);
   }
 
-  /** Applies the batch's events of the projection's types and moves the checkpoint from `from` to `to`. */
-  private async applyRelevant(relevant: readonly RecordedEvent[], from: GlobalPosition, to: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
-    if (relevant.length === 0 && this.caughtUp) {
-      await projectionTransaction(this.database.db, this.projection, (trx) => moveVersionCheckpoint(trx, this.projection, from, to, 0));
+  /** Applies the batch's events of the projection's types and moves the checkpoint to `to`. */
+  private async applyRelevant(relevant: readonly RecordedEvent[], to: GlobalPosition, lease: Lease): Promise<GlobalPosition> {
+    if (this.caughtUp && !relevant.some((event) => this.projection.changedBy?.(event) ?? true)) {
+      this.deferCheckpoint(to, relevant.length);
       return to;
     }
     try {
-      await this.commit(from, to, relevant.length, async (trx) => {
+      await this.commit(to, relevant.length, async (trx) => {
         if (relevant.length > 0) await this.projection.apply(trx, relevant);
         return [];
       });
@@ -186,7 +240,7 @@ export class ProjectionRunner {
     } catch (error) {
       if (!isEventFailure(error)) throw error;
     }
-    await this.applyEventByEvent(relevant, from, to, lease);
+    await this.applyEventByEvent(relevant, to, lease);
     return to;
   }
 
@@ -195,7 +249,7 @@ export class ProjectionRunner {
    * in a savepoint, so the good events still apply. An event that fails every pass is parked in the
    * transaction that moves the checkpoint past it; a transient error ends the attempt unparked.
    */
-  private async applyEventByEvent(relevant: readonly RecordedEvent[], from: GlobalPosition, to: GlobalPosition, lease: Lease): Promise<void> {
+  private async applyEventByEvent(relevant: readonly RecordedEvent[], to: GlobalPosition, lease: Lease): Promise<void> {
     const delays = this.options.parkingDelaysMs ?? PARKING_DELAYS_MS;
     const failures = new Map<string, EventFailure>();
     for (let pass = 0; pass < delays.length; pass += 1) {
@@ -203,7 +257,7 @@ export class ProjectionRunner {
       if (this.stopped || !lease.held()) throw new LeaseLostError(this.projection.name);
       const final = pass === delays.length - 1;
       const failing: EventFailure[] = [];
-      const committed = await this.commit(from, to, relevant.length, async (trx) => {
+      const committed = await this.commit(to, relevant.length, async (trx) => {
         const now = new Date();
         for (const { event, error } of await applyOneByOne(trx, this.projection, relevant)) {
           const earlier = failures.get(event.id);
@@ -232,17 +286,24 @@ export class ProjectionRunner {
    * One transaction: the work, the events it parks, the checkpoint move and, the first time this
    * version reaches the head of the feed, its caught-up mark.
    */
-  private async commit(from: GlobalPosition, to: GlobalPosition, relevant: number, work: (trx: Transaction<Database>) => Promise<readonly EventFailure[]>): Promise<void> {
+  private async commit(to: GlobalPosition, relevant: number, work: (trx: Transaction<Database>) => Promise<readonly EventFailure[]>): Promise<void> {
+    // From the stored checkpoint, over any deferred move: one at a time.
+    if (this.deferredTimer) clearTimeout(this.deferredTimer);
+    this.deferredTimer = null;
+    await this.storingDeferred;
     let caughtUpNow = false;
     await projectionTransaction(this.database.db, this.projection, async (trx) => {
       const parked = await work(trx);
       for (const failure of parked) await parkEvent(trx, this.projection, failure);
-      await moveVersionCheckpoint(trx, this.projection, from, to, relevant - parked.length);
+      await moveVersionCheckpoint(trx, this.projection, this.stored, to, relevant - parked.length + this.deferredApplied);
       if (!this.caughtUp && comparePositions(to, await this.store.headPosition()) >= 0) {
         await markCaughtUp(trx, this.projection);
         caughtUpNow = true;
       }
     });
+    this.stored = to;
+    this.deferred = null;
+    this.deferredApplied = 0;
     if (caughtUpNow) this.caughtUp = true;
   }
 

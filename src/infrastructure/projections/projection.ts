@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { RecordedEvent } from '../../core/events.js';
+import type { DomainEvent, RecordedEvent } from '../../core/events.js';
 import type { Database } from '../database/schema.js';
 
 /**
@@ -13,6 +13,12 @@ export interface ProjectionDefinition {
   readonly tables: readonly string[];
   /** The event types it reads; a batch with none of them only moves the checkpoint. */
   readonly eventTypes: readonly string[];
+  /**
+   * Whether an event of `eventTypes` can change its rows (default: every one can). A write waits
+   * for the read models its events change and no others (read-your-writes): one that leaves a
+   * read model as it was has nothing there to wait for.
+   */
+  changedBy?(event: DomainEvent): boolean;
   /** Creates the tables with unqualified names: they land in the version's schema. */
   createTables(db: Kysely<unknown>): Promise<void>;
   /** Applies a batch (only `eventTypes`, in order) in the runner's transaction; the checkpoint moves in the same transaction. */
@@ -23,6 +29,11 @@ export interface ProjectionDefinition {
    * auditor cannot check either.
    */
   readonly checksumExcludes?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Whether `event` can change `projection`'s rows: one of its types, and not one it declares it ignores. */
+export function projectionChangedBy(projection: Pick<ProjectionDefinition, 'eventTypes' | 'changedBy'>, event: DomainEvent): boolean {
+  return projection.eventTypes.includes(event.type) && (projection.changedBy?.(event) ?? true);
 }
 
 /** The PostgreSQL schema holding one version of a projection's tables. */

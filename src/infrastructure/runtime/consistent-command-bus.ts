@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Command, CommandBus } from '@nestjs/cqrs';
-import type { GlobalPosition } from '../../core/events.js';
+import type { DomainEvent, GlobalPosition } from '../../core/events.js';
 import type { ReadYourWrites } from './read-your-writes.js';
 import { READ_YOUR_WRITES } from './tokens.js';
 
 /**
  * What HTTP writes go through: the command bus, and then read-your-writes for the read models the
  * response (and the writer's next read) is built from — only those. Commands return the position
- * of their last event.
+ * of their last event, and those built on `handleCommand` the events, so that only the read models
+ * the events change are waited for.
  */
 @Injectable()
 export class ConsistentCommandBus {
@@ -16,9 +17,9 @@ export class ConsistentCommandBus {
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute<Outcome extends { position: GlobalPosition | null }>(command: Command<Outcome>, readModels: readonly string[]): Promise<Outcome> {
+  async execute<Outcome extends { position: GlobalPosition | null; events?: readonly DomainEvent[] }>(command: Command<Outcome>, readModels: readonly string[]): Promise<Outcome> {
     const outcome = await this.commands.execute(command);
-    await this.readYourWrites.waitFor(outcome.position, readModels);
+    await this.readYourWrites.waitFor(outcome.position, readModels, outcome.events);
     return outcome;
   }
 }

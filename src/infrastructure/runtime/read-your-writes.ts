@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { WriteNotVisibleError } from '../../core/errors.js';
-import { formatPosition, type GlobalPosition } from '../../core/events.js';
+import { type DomainEvent, formatPosition, type GlobalPosition } from '../../core/events.js';
+import { type ProjectionDefinition, projectionChangedBy } from '../projections/projection.js';
 import type { CheckpointWatch } from '../projections/checkpoint-watch.js';
 
 /**
@@ -9,14 +10,25 @@ import type { CheckpointWatch } from '../projections/checkpoint-watch.js';
  * `WriteNotVisibleError` (503), while the events stay stored (docs/decisions/0006).
  */
 export class ReadYourWrites {
+  private readonly projections: ReadonlyMap<string, Pick<ProjectionDefinition, 'eventTypes' | 'changedBy'>>;
+
   constructor(
     private readonly watch: CheckpointWatch,
     private readonly timeoutMs: number,
     private readonly log: Logger,
-  ) {}
+    projections: readonly ProjectionDefinition[] = [],
+  ) {
+    this.projections = new Map(projections.map((projection) => [projection.name, projection]));
+  }
 
-  async waitFor(position: GlobalPosition | null, readModels: readonly string[]): Promise<void> {
+  /**
+   * Waits for `readModels` to reach `position`; given the write's `events`, only for those of them
+   * the events change (a read model that reads none of them already shows everything the write did).
+   */
+  async waitFor(position: GlobalPosition | null, readModels: readonly string[], events?: readonly DomainEvent[]): Promise<void> {
     if (position === null) return;
+    if (events) readModels = readModels.filter((name) => this.changes(name, events));
+    if (readModels.length === 0) return;
     if (!this.watch.hasReached(position, readModels)) {
       const reached = await this.watch.waitFor(position, this.timeoutMs, readModels);
       if (!reached) {
@@ -27,5 +39,10 @@ export class ReadYourWrites {
     }
     const parkedBy = this.watch.parkedWithin(position, readModels);
     if (parkedBy) throw new WriteNotVisibleError('parked', parkedBy);
+  }
+
+  private changes(readModel: string, events: readonly DomainEvent[]): boolean {
+    const projection = this.projections.get(readModel);
+    return !projection || events.some((event) => projectionChangedBy(projection, event));
   }
 }

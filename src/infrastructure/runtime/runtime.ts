@@ -103,7 +103,7 @@ async function startServices(
     (projection) => new ProjectionRunner(database, eventStore, projection, watch, { log, onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),
   );
   for (const runner of runners) runner.start();
-  const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log);
+  const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log, PROJECTIONS);
   const base = { config, log, clock, database, eventStore, watch, readYourWrites, metrics, metricsEndpoint };
   const definitions = options.jobs?.(base) ?? [];
   metrics.setJobNames(definitions.map((definition) => definition.name));

@@ -10,6 +10,7 @@ import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { findLiveAccount } from '../accounts/account.queries.js';
 import { CategoryDirectory } from '../categories/category-directory.js';
 import { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
+import { mayChangeRecurringStreams } from '../insights/recurring/refresh/recurring-transactions.source.js';
 import { detachTagsDeletedMeanwhile, laterPosition, tagIdsAppliedBy } from '../tags/deleted-tag-guard.js';
 import { unusableTagIds, unusableTagMessage } from '../tags/tag-directory.js';
 import { type TransactionEvent, type TransactionState, transactionStreamId } from './transaction.js';
@@ -54,8 +55,7 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     }
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
-    // Tags are no part of a stream; anything else recorded may make, change or end one.
-    if (outcome.events.some((event) => event.type !== 'TagApplied' && event.type !== 'TagRemoved')) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
+    if (outcome.events.some(mayChangeRecurringStreams)) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
   }
 

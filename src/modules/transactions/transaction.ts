@@ -69,6 +69,11 @@ export type TransactionEdited = DomainEvent<
 >;
 export type TransactionDeleted = DomainEvent<'TransactionDeleted', { transactionId: string; accountId: string }>;
 
+/** Whether an edit changes one of `fields`, or carries the provider's values (a sync's edit, which may post a pending one). */
+export function editTouches(event: TransactionEdited, fields: readonly EditableField[]): boolean {
+  return event.data.provider !== undefined || event.data.changes.some((change) => fields.includes(change.field));
+}
+
 /**
  * Tags put on (`TagApplied`) or taken off (`TagRemoved`) a transaction: `tagIds` the ones that
  * changed, `resultingTagIds` the whole set afterwards (sorted), `locked` whether the `tags` field

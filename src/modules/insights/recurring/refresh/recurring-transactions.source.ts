@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../../infrastructure/database/schema.js';
 import { systemCategoriesOf } from '../../../categories/user-categories.js';
 import type { RecurringCounterparty, RecurringTransaction } from '../recurring-stream.types.js';
+import { editTouches, type TransactionEvent } from '../../../transactions/transaction.js';
 
 /** A live transaction as the refresh reads it from the transactions read model, with its category's system key. */
 export interface RecurringTransactionRow {
@@ -31,6 +32,16 @@ export async function loadRecurringTransactions(db: Kysely<Database>, userId: st
       LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
      WHERE t.user_id = ${userId}`.execute(db);
   return rows;
+}
+
+/**
+ * Whether a transaction's event can change what `loadRecurringTransactions` reads of it — its
+ * account, amount, date, names, category or pending flag — and so make, change or end a stream.
+ * Tags, notes, the payment channel and the location cannot: an edit of only those queues no refresh.
+ */
+export function mayChangeRecurringStreams(event: TransactionEvent): boolean {
+  if (event.type === 'TagApplied' || event.type === 'TagRemoved') return false;
+  return event.type !== 'TransactionEdited' || editTouches(event, ['name', 'merchantName', 'amount', 'date', 'categoryId']);
 }
 
 /** The engine's view of a row; a category the read model has not seeded yet is the system one its id names. */
