@@ -16,8 +16,8 @@ async function keyIdOf(t: TestApp, key: string): Promise<string> {
 }
 
 describe('the API-key cache in the service', () => {
-  it('listens for invalidations, and a key an operator revokes in SQL is refused as soon as the notification arrives', async () => {
-    const t = await startTestApp({ env: { API_KEY_CACHE_SIZE: '10000' } });
+  it('is on by default: it listens for invalidations, and a key an operator revokes in SQL is refused as soon as the notification arrives', async () => {
+    const t = await startTestApp();
     try {
       expect(await listeners(t)).toBe(1);
       const { key } = await t.newUser();

@@ -97,7 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000),
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
     sessionMaxLifetimeDays: integer(env, 'SESSION_MAX_LIFETIME_DAYS', 90, 1, 3650),
-    apiKeyCacheSize: integer(env, 'API_KEY_CACHE_SIZE', 0, 0, 1_000_000),
+    apiKeyCacheSize: integer(env, 'API_KEY_CACHE_SIZE', 10_000, 0, 1_000_000),
     oauthProviders,
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),

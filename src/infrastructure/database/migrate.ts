@@ -15,6 +15,7 @@ import * as sandboxBankReconnect from './migrations/0012-sandbox-bank-reconnect.
 import * as brokerageLink from './migrations/0013-brokerage-link.js';
 import * as projectionRebuilds from './migrations/0014-projection-rebuilds.js';
 import * as apiKeyInvalidation from './migrations/0015-api-key-invalidation.js';
+import * as apiKeyInvalidationXid from './migrations/0016-api-key-invalidation-xid.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0013-brokerage-link': brokerageLink,
   '0014-projection-rebuilds': projectionRebuilds,
   '0015-api-key-invalidation': apiKeyInvalidation,
+  '0016-api-key-invalidation-xid': apiKeyInvalidationXid,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

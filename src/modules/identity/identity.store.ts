@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { newId } from '../../core/ids.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import type { Principal, User } from '../../infrastructure/http/authenticator.port.js';
@@ -80,8 +80,20 @@ export async function listApiKeys(db: Kysely<Database>, userId: string): Promise
  * key included). Migration 0015's trigger notifies every instance's API-key cache on commit.
  */
 export async function revokeApiKey(db: Kysely<Database>, userId: string, apiKeyId: string, now: Date): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', apiKeyId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (await revokeApiKeyInTransaction(db, userId, apiKeyId, now)) !== null;
+}
+
+/** Revokes a live key; the id of the transaction that did it (what its invalidation names), null when there was none to revoke. */
+export async function revokeApiKeyInTransaction(db: Kysely<Database>, userId: string, apiKeyId: string, now: Date): Promise<string | null> {
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', apiKeyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(sql<string>`pg_current_xact_id()::text`.as('xid'))
+    .executeTakeFirst();
+  return row?.xid ?? null;
 }
 
 export async function touchApiKey(db: Kysely<Database>, apiKeyId: string, now: Date): Promise<void> {

@@ -63,11 +63,16 @@ describe('the API-key cache', () => {
 });
 
 describe('invalidation payloads', () => {
-  it('name a key, a user, everything, or an instance ping; anything else is ignored', () => {
+  it('name a key, a user or everything (with the transaction that changed it), an instance ping, an acknowledgement; anything else is ignored', () => {
     expect(parseNotification('key 3f1c 9a2b')).toEqual({ kind: 'key', apiKeyId: '3f1c' });
+    expect(parseNotification('key 3f1c 9a2b 7731')).toEqual({ kind: 'key', apiKeyId: '3f1c', xid: '7731' });
     expect(parseNotification('user 9a2b')).toEqual({ kind: 'user', userId: '9a2b' });
+    expect(parseNotification('user 9a2b 7731')).toEqual({ kind: 'user', userId: '9a2b', xid: '7731' });
     expect(parseNotification('all')).toEqual({ kind: 'all' });
+    expect(parseNotification('all 7731')).toEqual({ kind: 'all', xid: '7731' });
     expect(parseNotification('ping i-1 42')).toEqual({ kind: 'ping', instance: 'i-1', sequence: 42 });
-    for (const noise of ['', 'key', 'key 3f1c', 'user', 'all now', 'ping i-1', 'ping i-1 x', 'revoke 3f1c']) expect([noise, parseNotification(noise)]).toEqual([noise, null]);
+    expect(parseNotification('ack i-1 7731')).toEqual({ kind: 'ack', instance: 'i-1', xid: '7731' });
+    const noise = ['', 'key', 'key 3f1c', 'key 3f1c 9a2b x', 'key 3f1c 9a2b 1 2', 'user', 'user 9a2b x', 'all now', 'ping i-1', 'ping i-1 x', 'ack i-1', 'ack i-1 x', 'revoke 3f1c'];
+    for (const payload of noise) expect([payload, parseNotification(payload)]).toEqual([payload, null]);
   });
 });

@@ -9,19 +9,36 @@ import { AppendSignal } from '../../../infrastructure/event-store/append-signal.
 /** Migration 0015's triggers notify here; so does every instance's liveness ping. */
 export const API_KEY_INVALIDATION_CHANNEL = 'ledgerline_api_key_invalidations';
 
-export type Invalidation = { readonly kind: 'key'; readonly apiKeyId: string } | { readonly kind: 'user'; readonly userId: string } | { readonly kind: 'all' };
+/** `xid`: the transaction that made the change (migration 0016), which instances acknowledge. */
+export type Invalidation = ({ readonly kind: 'key'; readonly apiKeyId: string } | { readonly kind: 'user'; readonly userId: string } | { readonly kind: 'all' }) & { readonly xid?: string };
 
-type Notification = Invalidation | { readonly kind: 'ping'; readonly instance: string; readonly sequence: number };
+type Notification =
+  | Invalidation
+  | { readonly kind: 'ping'; readonly instance: string; readonly sequence: number }
+  | { readonly kind: 'ack'; readonly instance: string; readonly xid: string };
 
-/** `key <id> <user id>`, `user <id>`, `all`, `ping <instance> <n>`; anything else is not ours (null). */
+const isNumber = (value: string | undefined): value is string => value !== undefined && /^\d+$/.test(value);
+const withXid = (xid: string | undefined) => (xid === undefined ? {} : { xid });
+
+/**
+ * `key <id> <user id> [xid]`, `user <id> [xid]`, `all [xid]`, `ping <instance> <n>`,
+ * `ack <instance> <xid>`; anything else is not ours (null).
+ */
 export function parseNotification(payload: string): Notification | null {
-  const [kind, first, second] = payload.split(' ');
-  if (kind === 'key' && first && second) return { kind, apiKeyId: first };
-  if (kind === 'user' && first) return { kind, userId: first };
-  if (kind === 'all' && first === undefined) return { kind };
-  if (kind === 'ping' && first && /^\d+$/.test(second ?? '')) return { kind, instance: first, sequence: Number(second) };
+  const [kind, first, second, third, ...rest] = payload.split(' ');
+  if (rest.length > 0) return null;
+  if (kind === 'key' && first && second && (third === undefined || isNumber(third))) return { kind, apiKeyId: first, ...withXid(third) };
+  if (kind === 'user' && first && (second === undefined || isNumber(second)) && third === undefined) return { kind, userId: first, ...withXid(second) };
+  if (kind === 'all' && (first === undefined || isNumber(first)) && second === undefined) return { kind, ...withXid(first) };
+  if (kind === 'ping' && first && isNumber(second) && third === undefined) return { kind, instance: first, sequence: Number(second) };
+  if (kind === 'ack' && first && isNumber(second) && third === undefined) return { kind, instance: first, xid: second };
   return null;
 }
+
+/** Acknowledgements kept per instance, newest invalidations last. */
+const ACKS_KEPT = 1_000;
+/** Slack on the clocks' granularity and a notification's handling when bounding a wait by staleness. */
+const STALENESS_MARGIN_MS = 100;
 
 export interface InvalidationTiming {
   /** How often this instance sends itself a ping through PostgreSQL. */
@@ -45,13 +62,19 @@ export const DEFAULT_INVALIDATION_TIMING: InvalidationTiming = { pingIntervalMs:
  */
 export class ApiKeyInvalidations {
   private readonly signal: AppendSignal;
-  private readonly instance = randomUUID();
+  /** This instance's name in pings and acknowledgements. */
+  readonly instance = randomUUID();
   private readonly pingsInFlight = new Map<number, number>();
   private nextPing = 0;
   private heardPingSentAt = Number.NEGATIVE_INFINITY;
   private ticker: NodeJS.Timeout | null = null;
   private wasTrusted = false;
+  private closed = false;
   private readonly echoWaiters = new Map<string, Set<() => void>>();
+  /** Other instances by when their last ping was heard here: those that may be answering from a cache. */
+  private readonly peersHeardAt = new Map<string, number>();
+  private readonly acks = new Map<string, Set<string>>();
+  private readonly ackWaiters = new Set<() => void>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -108,9 +131,45 @@ export class ApiKeyInvalidations {
     return { heard, cancel: () => settle(false) };
   }
 
+  /**
+   * Resolves once no instance can answer from a cache that still holds what the invalidation `xid`
+   * dropped: when this instance has heard it (`echoed`) and every other instance whose ping it
+   * heard within the staleness bound has acknowledged it — or, whatever is heard, `staleAfterMs`
+   * after `committedAt` (monotonic, when the change's commit was acknowledged). By then an instance
+   * still using its cache has heard a ping of its own sent after that commit, which PostgreSQL
+   * delivers after the invalidation. True when everyone acknowledged, false when the bound ended it.
+   */
+  async settled(xid: string, echoed: Promise<boolean>, committedAt: number): Promise<boolean> {
+    const deadline = committedAt + this.timing.staleAfterMs + STALENESS_MARGIN_MS;
+    const heard = await Promise.race([echoed, this.sleepUntil(deadline).then(() => false)]);
+    // Heard here: every ping committed before the invalidation has been heard too.
+    const peers = this.peers();
+    for (;;) {
+      if (heard && peers.every((instance) => this.acks.get(xid)?.has(instance))) return true;
+      if (this.monotonicNow() >= deadline || this.closed) return false;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.ackWaiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.max(1, deadline - this.monotonicNow()));
+        this.ackWaiters.add(wake);
+      });
+    }
+  }
+
+  /** The other instances whose pings were heard within the staleness bound. */
+  peers(): string[] {
+    const since = this.monotonicNow() - this.timing.staleAfterMs - STALENESS_MARGIN_MS;
+    return [...this.peersHeardAt].filter(([, heardAt]) => heardAt >= since).map(([instance]) => instance);
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
+    for (const wake of [...this.ackWaiters]) wake();
     for (const waiters of [...this.echoWaiters.values()]) for (const wake of [...waiters]) wake();
     await this.signal.close();
   }
@@ -139,7 +198,12 @@ export class ApiKeyInvalidations {
   private onPayload(payload: string): void {
     const notification = parseNotification(payload);
     if (!notification) return;
+    if (notification.kind === 'ack') {
+      this.recordAck(notification.instance, notification.xid);
+      return;
+    }
     if (notification.kind === 'ping') {
+      if (notification.instance !== this.instance) this.peersHeardAt.set(notification.instance, this.monotonicNow());
       const sentAt = notification.instance === this.instance ? this.pingsInFlight.get(notification.sequence) : undefined;
       if (sentAt === undefined) return;
       this.heardPingSentAt = Math.max(this.heardPingSentAt, sentAt);
@@ -147,7 +211,25 @@ export class ApiKeyInvalidations {
       return;
     }
     this.onInvalidation(notification);
+    if (notification.xid !== undefined) void this.acknowledge(notification.xid);
     const echoed = notification.kind === 'key' ? [this.echoWaiters.get(notification.apiKeyId)] : notification.kind === 'all' ? [...this.echoWaiters.values()] : [];
     for (const waiters of echoed) for (const wake of [...(waiters ?? [])]) wake();
+  }
+
+  /** Tells the instance that made the change (and any other) that this one has forgotten what it dropped. */
+  private async acknowledge(xid: string): Promise<void> {
+    await sql`SELECT pg_notify(${API_KEY_INVALIDATION_CHANNEL}, ${`ack ${this.instance} ${xid}`})`.execute(this.db).catch(() => undefined);
+  }
+
+  private recordAck(instance: string, xid: string): void {
+    const instances = this.acks.get(xid) ?? new Set<string>();
+    instances.add(instance);
+    this.acks.set(xid, instances);
+    while (this.acks.size > ACKS_KEPT) this.acks.delete(this.acks.keys().next().value as string);
+    for (const wake of [...this.ackWaiters]) wake();
+  }
+
+  private sleepUntil(deadline: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - this.monotonicNow())).unref());
   }
 }

@@ -5,13 +5,11 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { Principal } from '../../../infrastructure/http/authenticator.port.js';
 import { hashApiKey, isApiKeyFormat } from '../api-key.js';
-import { authenticateApiKey, revokeApiKey } from '../identity.store.js';
+import { authenticateApiKey, revokeApiKeyInTransaction } from '../identity.store.js';
 import { ApiKeyCache, type ApiKeyCacheLimits } from './api-key-cache.js';
 import { ApiKeyInvalidations, DEFAULT_INVALIDATION_TIMING, type Invalidation, type InvalidationTiming } from './api-key-invalidations.js';
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 60_000;
-/** How long a revocation's answer waits to hear its own notification come back (see revoke). */
-const ECHO_TIMEOUT_MS = 1_000;
 
 /**
  * API-key authentication from an in-process cache that is used only while invalidations are
@@ -28,15 +26,19 @@ export interface CachedApiKeysOptions {
 export class CachedApiKeys {
   readonly cache: ApiKeyCache;
   readonly invalidations: ApiKeyInvalidations;
+  private readonly monotonicNow: () => number;
+  private readonly echoTimeoutMs: number;
 
   constructor(
     private readonly db: Kysely<Database>,
     pool: pg.Pool,
     options: CachedApiKeysOptions,
   ) {
-    const monotonicNow = options.monotonicNow ?? (() => performance.now());
-    this.cache = new ApiKeyCache(options.limits, monotonicNow);
-    this.invalidations = new ApiKeyInvalidations(db, pool, this.invalidate, options.timing ?? DEFAULT_INVALIDATION_TIMING, options.log, monotonicNow);
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+    const timing = options.timing ?? DEFAULT_INVALIDATION_TIMING;
+    this.echoTimeoutMs = timing.staleAfterMs;
+    this.cache = new ApiKeyCache(options.limits, this.monotonicNow);
+    this.invalidations = new ApiKeyInvalidations(db, pool, this.invalidate, timing, options.log, this.monotonicNow);
   }
 
   start(): Promise<void> {
@@ -70,20 +72,25 @@ export class CachedApiKeys {
   }
 
   /**
-   * Forgets the key here before answering, whatever the notification does. Then waits (bounded)
-   * to hear the notification itself: by then PostgreSQL has handed it to every listening
-   * instance, so the caller's next request, wherever it lands, is very likely refused already.
+   * Forgets the key here, then answers only once no instance can still answer it from a cache:
+   * every instance that may be using one has acknowledged the invalidation, or the staleness
+   * bound has passed since the commit (`ApiKeyInvalidations.settled`). Usually milliseconds;
+   * at most `staleAfterMs` (3 s) when an instance stopped or its acknowledgement was lost.
    */
   async revoke(userId: string, apiKeyId: string, now: Date): Promise<boolean> {
-    const echo = this.invalidations.echoOf(apiKeyId, ECHO_TIMEOUT_MS);
-    const revoked = await revokeApiKey(this.db, userId, apiKeyId, now).catch((error: unknown) => {
+    const echo = this.invalidations.echoOf(apiKeyId, this.echoTimeoutMs);
+    const xid = await revokeApiKeyInTransaction(this.db, userId, apiKeyId, now).catch((error: unknown) => {
       echo.cancel();
       throw error;
     });
+    const committedAt = this.monotonicNow();
     this.cache.forgetKey(apiKeyId);
-    if (revoked) await echo.heard;
-    else echo.cancel();
-    return revoked;
+    if (xid === null) {
+      echo.cancel();
+      return false;
+    }
+    await this.invalidations.settled(xid, echo.heard, committedAt);
+    return true;
   }
 }
 
