@@ -15,7 +15,7 @@ import { CheckpointAnnouncer, LeaseLostError, markCaughtUp, moveVersionCheckpoin
 export { LeaseLostError, ProjectionSupersededError } from './projection-versions.js';
 
 const BATCH_SIZE = 500;
-/** How long a checkpoint moved only past events of other types may wait before it is stored and announced. */
+/** How long a checkpoint moved only past events that change nothing here may wait before it is stored and announced. */
 const DEFERRED_CHECKPOINT_MS = 250;
 const STANDBY_RETRY_MS = 1000;
 /** Waits before each event-by-event pass over a failing batch; an event failing every pass is parked. */
@@ -52,7 +52,7 @@ export class ProjectionRunner {
   private failures = 0;
   /** The checkpoint as stored: where the next commit moves it from (compare-and-set). */
   private stored: GlobalPosition = START_POSITION;
-  /** Past `stored` over events of other types only, shown to this process's waiters but not stored yet. */
+  /** Past `stored` over events that change nothing here, shown to this process's waiters but not stored yet. */
   private deferred: GlobalPosition | null = null;
   /** Events of its types that changed nothing (`changedBy`), passed since `stored`: counted as applied when it is stored. */
   private deferredApplied = 0;

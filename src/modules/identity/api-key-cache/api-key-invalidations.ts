@@ -35,7 +35,7 @@ export function parseNotification(payload: string): Notification | null {
   return null;
 }
 
-/** Acknowledgements kept per instance, newest invalidations last. */
+/** Invalidations whose acknowledgements are kept (the oldest go first). */
 const ACKS_KEPT = 1_000;
 /** Slack on the clocks' granularity and a notification's handling when bounding a wait by staleness. */
 const STALENESS_MARGIN_MS = 100;
@@ -162,7 +162,9 @@ export class ApiKeyInvalidations {
   /** The other instances whose pings were heard within the staleness bound. */
   peers(): string[] {
     const since = this.monotonicNow() - this.timing.staleAfterMs - STALENESS_MARGIN_MS;
-    return [...this.peersHeardAt].filter(([, heardAt]) => heardAt >= since).map(([instance]) => instance);
+    // Instances gone quiet (stopped, or no longer hearing themselves) are forgotten.
+    for (const [instance, heardAt] of this.peersHeardAt) if (heardAt < since) this.peersHeardAt.delete(instance);
+    return [...this.peersHeardAt.keys()];
   }
 
   async close(): Promise<void> {
