@@ -13,6 +13,13 @@ import { type Outcome, statusCounts, WriteLoad } from '../support/chaos/write-lo
  */
 const OUTAGES = chaosRuns(1, 0.25);
 const OUTAGE_MS = 4000;
+/**
+ * Shorter than the outage: a write whose read-your-writes wait began just before PostgreSQL went
+ * away (its read models cannot move while it is down) answers 503 within the outage, and its
+ * worker sends the next write while PostgreSQL is still down. With the default 5 s, all four
+ * workers could sit out the whole outage in such waits, and no write would test it.
+ */
+const READ_YOUR_WRITES_TIMEOUT_MS = 1500;
 
 let postgres: PrivatePostgres | null = null;
 let service: ServiceProcess | null = null;
@@ -22,7 +29,7 @@ let load: WriteLoad | null = null;
 beforeAll(async () => {
   postgres = await privatePostgres();
   await postgres.start();
-  service = await serviceProcess('service', { databaseUrl: postgres.url });
+  service = await serviceProcess('service', { databaseUrl: postgres.url, env: { READ_YOUR_WRITES_TIMEOUT_MS: String(READ_YOUR_WRITES_TIMEOUT_MS) } });
   await service.start();
   view = openServiceDatabase(postgres.url);
 }, 120_000);
