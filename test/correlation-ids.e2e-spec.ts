@@ -11,8 +11,7 @@ let accountId: string;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { RECURRING_REFRESH_DEBOUNCE_MS: '0' } });
-  ({ key, userId } = await t.newUser());
-  accountId = (await t.as(key).post('/v1/accounts', { name: 'Checking', type: 'bank', subtype: 'checking', currentBalance: 1000 }).expect(201)).body.id;
+  ({ key, userId, accountId } = await t.newUserWithAccount());
 });
 afterAll(() => t.close());
 

@@ -10,8 +10,7 @@ let accountId: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  ({ key, userId } = await t.newUser());
-  accountId = (await t.as(key).post('/v1/accounts', { name: 'Checking', type: 'bank', subtype: 'checking', currentBalance: 1000 }).expect(201)).body.id;
+  ({ key, userId, accountId } = await t.newUserWithAccount());
 });
 afterAll(() => t.close());
 

@@ -6,8 +6,7 @@ let accountId: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  ({ key } = await t.newUser());
-  accountId = (await t.as(key).post('/v1/accounts', { name: 'Checking', type: 'bank', subtype: 'checking', currentBalance: 1000 }).expect(201)).body.id;
+  ({ key, accountId } = await t.newUserWithAccount());
 });
 afterAll(() => t.close());
 

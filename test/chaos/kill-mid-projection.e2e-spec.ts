@@ -1,8 +1,7 @@
 import { chaosRuns, chaosUser, printSummary, randomMs, seconds, sleep, spread } from '../support/chaos/chaos-fixture.js';
-import { type PrivatePostgres, privatePostgres } from '../support/chaos/private-postgres.js';
-import { lastCommittedPosition, openServiceDatabase, projectionsBehind, type ServiceDatabase, waitCaughtUp } from '../support/chaos/read-models.js';
+import { lastCommittedPosition, projectionsBehind, waitCaughtUp } from '../support/chaos/read-models.js';
 import { checkReadModels, readModelLines } from '../support/chaos/rebuild-check.js';
-import { type ServiceProcess, serviceProcess } from '../support/chaos/service-process.js';
+import { type ChaosStage, startChaosStage } from '../support/chaos/chaos-stage.js';
 import { statusCounts, WriteLoad } from '../support/chaos/write-load.js';
 
 /**
@@ -12,25 +11,13 @@ import { statusCounts, WriteLoad } from '../support/chaos/write-load.js';
  */
 const RUNS = chaosRuns(3);
 
-let database: PrivatePostgres | null = null;
-let service: ServiceProcess | null = null;
-let view: ServiceDatabase | null = null;
-let load: WriteLoad | null = null;
+let stage: ChaosStage | null = null;
 
 beforeAll(async () => {
-  database = await privatePostgres();
-  await database.start();
-  service = await serviceProcess('service', { databaseUrl: database.url });
-  await service.start();
-  view = openServiceDatabase(database.url);
+  stage = await startChaosStage();
 }, 120_000);
 
-afterAll(async () => {
-  await load?.stop();
-  await service?.stop();
-  await view?.close();
-  await database?.destroy();
-}, 60_000);
+afterAll(() => stage?.stop(), 60_000);
 
 interface Run {
   readonly behindAtKill: number;
@@ -41,12 +28,13 @@ interface Run {
 
 describe('kill -9 mid-projection under write load', () => {
   it(`loses no accepted write and leaves every read model equal to a rebuild, over ${RUNS} kills`, async () => {
-    const app = service as ServiceProcess;
-    const db = (view as ServiceDatabase).db;
+    const chaos = stage as ChaosStage;
+    const { services: [app], view } = chaos;
+    const { db } = view;
     try {
       const user = await chaosUser(db, app.baseUrl);
       const writes = new WriteLoad({ ...user, ratePerSecond: 25, workers: 5, targets: () => [app.baseUrl], requestTimeoutMs: 20_000 });
-      load = writes;
+      chaos.load = writes;
       writes.start();
       const runs: Run[] = [];
       for (let run = 0; run < RUNS; run += 1) {
@@ -75,7 +63,7 @@ describe('kill -9 mid-projection under write load', () => {
       await writes.stop();
       const settleMs = await waitCaughtUp(db, await lastCommittedPosition(db));
       const ledger = await writes.ledger.check(app.baseUrl, user.key);
-      const models = await checkReadModels(view as ServiceDatabase);
+      const models = await checkReadModels(view);
 
       printSummary(
         'kill -9 mid-projection (built service, SIGKILL then restart, under write load)',

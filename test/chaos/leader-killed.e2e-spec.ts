@@ -2,12 +2,11 @@ import type { Kysely } from 'kysely';
 import { PROJECTIONS } from '../../projections/index.js';
 import { comparePositions, type GlobalPosition } from '../../src/core/events.js';
 import type { Database } from '../../src/infrastructure/database/schema.js';
-import { type PrivateRedis, privateRedis } from '../../src/infrastructure/jobs/private-redis.test-support.js';
 import { chaosRuns, chaosUser, printSummary, randomMs, seconds, sleep, spread } from '../support/chaos/chaos-fixture.js';
-import { type PrivatePostgres, privatePostgres } from '../support/chaos/private-postgres.js';
-import { checkpoints, lastCommittedPosition, openServiceDatabase, type ServiceDatabase, waitCaughtUp } from '../support/chaos/read-models.js';
+import { type ChaosStage, startChaosStage } from '../support/chaos/chaos-stage.js';
+import { checkpoints, lastCommittedPosition, waitCaughtUp } from '../support/chaos/read-models.js';
 import { checkReadModels, readModelLines } from '../support/chaos/rebuild-check.js';
-import { type ServiceProcess, serviceProcess } from '../support/chaos/service-process.js';
+import type { ServiceProcess } from '../support/chaos/service-process.js';
 import { statusCounts, WriteLoad } from '../support/chaos/write-load.js';
 
 /**
@@ -19,32 +18,13 @@ import { statusCounts, WriteLoad } from '../support/chaos/write-load.js';
  */
 const KILLS = chaosRuns(1, 0.25);
 
-let database: PrivatePostgres | null = null;
-let redis: PrivateRedis | null = null;
-let view: ServiceDatabase | null = null;
-let load: WriteLoad | null = null;
-const instances: ServiceProcess[] = [];
+let stage: ChaosStage | null = null;
 
 beforeAll(async () => {
-  database = await privatePostgres();
-  await database.start();
-  redis = await privateRedis();
-  await redis.start();
-  for (const name of ['A', 'B']) {
-    const instance = await serviceProcess(name, { databaseUrl: database.url, redisUrl: redis.url });
-    instances.push(instance);
-    await instance.start();
-  }
-  view = openServiceDatabase(database.url);
+  stage = await startChaosStage({ names: ['A', 'B'], redis: true });
 }, 120_000);
 
-afterAll(async () => {
-  await load?.stop();
-  for (const instance of instances) await instance.stop();
-  await redis?.stop();
-  await view?.close();
-  await database?.destroy();
-}, 60_000);
+afterAll(() => stage?.stop(), 60_000);
 
 /** Lease holders are `host:pid:random`: how many projection leases each process id holds. */
 async function leasesByPid(db: Kysely<Database>): Promise<Map<number, string[]>> {
@@ -92,7 +72,9 @@ const leaseKey = (projection: { name: string; version: number }) => `projection:
 
 describe('two instances on one database under load, the leader killed', () => {
   it(`the standby takes every projection over and each event is applied exactly once, over ${KILLS} kills`, async () => {
-    const db = (view as ServiceDatabase).db;
+    const chaos = stage as ChaosStage;
+    const { services: instances, view } = chaos;
+    const { db } = view;
     try {
       const user = await chaosUser(db, instances[0].baseUrl);
       const writes = new WriteLoad({
@@ -102,7 +84,7 @@ describe('two instances on one database under load, the leader killed', () => {
         targets: () => instances.filter((instance) => instance.ready).map((instance) => instance.baseUrl),
         requestTimeoutMs: 30_000,
       });
-      load = writes;
+      chaos.load = writes;
       writes.start();
       const takeovers: Takeover[] = [];
       for (let kill = 0; kill < KILLS; kill += 1) {
@@ -122,7 +104,7 @@ describe('two instances on one database under load, the leader killed', () => {
       await writes.stop();
       const settleMs = await waitCaughtUp(db, await lastCommittedPosition(db));
       const ledger = await writes.ledger.check((instances.find((instance) => instance.ready) as ServiceProcess).baseUrl, user.key);
-      const models = await checkReadModels(view as ServiceDatabase);
+      const models = await checkReadModels(view);
       const unanswered = writes.outcomes.filter((sent) => typeof sent.status !== 'number' || sent.status >= 300);
 
       printSummary(

@@ -1,8 +1,7 @@
 import { chaosRuns, chaosUser, printSummary, seconds, sleep, spread } from '../support/chaos/chaos-fixture.js';
-import { type PrivatePostgres, privatePostgres } from '../support/chaos/private-postgres.js';
-import { lastCommittedPosition, openServiceDatabase, type ServiceDatabase, waitCaughtUp } from '../support/chaos/read-models.js';
+import { type ChaosStage, startChaosStage } from '../support/chaos/chaos-stage.js';
+import { lastCommittedPosition, waitCaughtUp } from '../support/chaos/read-models.js';
 import { checkReadModels, readModelLines } from '../support/chaos/rebuild-check.js';
-import { type ServiceProcess, serviceProcess } from '../support/chaos/service-process.js';
 import { type Outcome, statusCounts, WriteLoad } from '../support/chaos/write-load.js';
 
 /**
@@ -21,25 +20,13 @@ const OUTAGE_MS = 4000;
  */
 const READ_YOUR_WRITES_TIMEOUT_MS = 1500;
 
-let postgres: PrivatePostgres | null = null;
-let service: ServiceProcess | null = null;
-let view: ServiceDatabase | null = null;
-let load: WriteLoad | null = null;
+let stage: ChaosStage | null = null;
 
 beforeAll(async () => {
-  postgres = await privatePostgres();
-  await postgres.start();
-  service = await serviceProcess('service', { databaseUrl: postgres.url, env: { READ_YOUR_WRITES_TIMEOUT_MS: String(READ_YOUR_WRITES_TIMEOUT_MS) } });
-  await service.start();
-  view = openServiceDatabase(postgres.url);
+  stage = await startChaosStage({ env: { READ_YOUR_WRITES_TIMEOUT_MS: String(READ_YOUR_WRITES_TIMEOUT_MS) } });
 }, 120_000);
 
-afterAll(async () => {
-  await load?.stop();
-  await service?.stop();
-  await view?.close();
-  await postgres?.destroy();
-}, 60_000);
+afterAll(() => stage?.stop(), 60_000);
 
 interface Outage {
   readonly firstWriteMs: number;
@@ -49,14 +36,14 @@ interface Outage {
 
 describe('PostgreSQL restarted under load', () => {
   it(`the service recovers by itself, without a restart, and loses no accepted write, over ${OUTAGES} outages`, async () => {
-    const app = service as ServiceProcess;
-    const server = postgres as PrivatePostgres;
-    const db = (view as ServiceDatabase).db;
+    const chaos = stage as ChaosStage;
+    const { services: [app], postgres: server, view } = chaos;
+    const { db } = view;
     try {
       const user = await chaosUser(db, app.baseUrl);
       const pid = app.pid;
       const writes = new WriteLoad({ ...user, ratePerSecond: 20, workers: 4, targets: () => [app.baseUrl], requestTimeoutMs: 60_000 });
-      load = writes;
+      chaos.load = writes;
       writes.phase = 'before';
       writes.start();
       const outages: Outage[] = [];
@@ -83,7 +70,7 @@ describe('PostgreSQL restarted under load', () => {
       expect([app.running, app.pid]).toEqual([true, pid]);
       const settleMs = await waitCaughtUp(db, await lastCommittedPosition(db));
       const ledger = await writes.ledger.check(app.baseUrl, user.key);
-      const models = await checkReadModels(view as ServiceDatabase);
+      const models = await checkReadModels(view);
       const during = outages.flatMap((outage) => outage.during);
 
       printSummary(

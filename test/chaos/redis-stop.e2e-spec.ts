@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import { type PrivateRedis, privateRedis } from '../../src/infrastructure/jobs/private-redis.test-support.js';
+import type { PrivateRedis } from '../../src/infrastructure/jobs/private-redis.test-support.js';
 import { chaosRuns, chaosUser, post, printSummary, seconds, sleep, spread } from '../support/chaos/chaos-fixture.js';
-import { type PrivatePostgres, privatePostgres } from '../support/chaos/private-postgres.js';
-import { lastCommittedPosition, openServiceDatabase, type ServiceDatabase, waitCaughtUp } from '../support/chaos/read-models.js';
+import { type ChaosStage, startChaosStage } from '../support/chaos/chaos-stage.js';
+import { lastCommittedPosition, waitCaughtUp } from '../support/chaos/read-models.js';
 import { checkReadModels, readModelLines } from '../support/chaos/rebuild-check.js';
-import { type ServiceProcess, serviceProcess } from '../support/chaos/service-process.js';
 import { failedOutright, type Outcome, statusCounts, WriteLoad } from '../support/chaos/write-load.js';
 
 /**
@@ -18,29 +17,13 @@ const OUTAGES = chaosRuns(1, 0.15);
 const OUTAGE_MS = 4000;
 const TAGGED = 4;
 
-let database: PrivatePostgres | null = null;
-let redis: PrivateRedis | null = null;
-let service: ServiceProcess | null = null;
-let view: ServiceDatabase | null = null;
-let load: WriteLoad | null = null;
+let stage: ChaosStage | null = null;
 
 beforeAll(async () => {
-  database = await privatePostgres();
-  await database.start();
-  redis = await privateRedis();
-  await redis.start();
-  service = await serviceProcess('service', { databaseUrl: database.url, redisUrl: redis.url });
-  await service.start();
-  view = openServiceDatabase(database.url);
+  stage = await startChaosStage({ redis: true });
 }, 120_000);
 
-afterAll(async () => {
-  await load?.stop();
-  await service?.stop();
-  await redis?.stop();
-  await view?.close();
-  await database?.destroy();
-}, 60_000);
+afterAll(() => stage?.stop(), 60_000);
 
 interface Outage {
   readonly during: readonly Outcome[];
@@ -53,15 +36,16 @@ interface Outage {
 
 describe('Redis stopped under load', () => {
   it(`the API keeps serving reads and writes, and a job queued during the outage runs once Redis is back, over ${OUTAGES} outages`, async () => {
-    const app = service as ServiceProcess;
-    const server = redis as PrivateRedis;
-    const db = (view as ServiceDatabase).db;
+    const chaos = stage as ChaosStage;
+    const { services: [app], view } = chaos;
+    const server = chaos.redis as PrivateRedis;
+    const { db } = view;
     try {
       const user = await chaosUser(db, app.baseUrl);
       const carrying = async (tagId: string) =>
         (await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions WHERE tag_ids @> ARRAY[${tagId}]::uuid[]`.execute(db)).rows[0].count;
       const writes = new WriteLoad({ ...user, ratePerSecond: 20, workers: 4, targets: () => [app.baseUrl], requestTimeoutMs: 30_000 });
-      load = writes;
+      chaos.load = writes;
       writes.phase = 'before';
       writes.start();
       const outages: Outage[] = [];
@@ -98,7 +82,7 @@ describe('Redis stopped under load', () => {
       await writes.stop();
       const settleMs = await waitCaughtUp(db, await lastCommittedPosition(db));
       const ledger = await writes.ledger.check(app.baseUrl, user.key);
-      const models = await checkReadModels(view as ServiceDatabase);
+      const models = await checkReadModels(view);
       const during = outages.flatMap((outage) => outage.during);
       const notAccepted = during.filter((sent) => typeof sent.status !== 'number' || sent.status >= 300).length;
       const failedDuring = during.filter(failedOutright).length;

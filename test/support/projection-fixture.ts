@@ -5,6 +5,7 @@ import { PostgresEventStore } from '../../src/infrastructure/event-store/postgre
 import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { type ProjectionDefinition, projectionSchema } from '../../src/infrastructure/projections/projection.js';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
+import { seedLedgerEvents } from '../../bench/support/ledger-seed.js';
 import { createMigratedDatabase } from './test-database.js';
 
 /** One projection running for real on a fresh migrated database: what a projection's int-spec feeds events to. */
@@ -65,6 +66,41 @@ export async function startProjectionFixture(projection: ProjectionDefinition): 
     },
     async close() {
       await runner.stop();
+      await watch.close();
+      await store.close();
+      await connection.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A seeded ledger on a fresh migrated database, with the given projections running and caught up with it. */
+export interface ProjectedLedger {
+  readonly connection: DatabaseConnection;
+  readonly store: PostgresEventStore;
+  readonly watch: CheckpointWatch;
+  close(): Promise<void>;
+}
+
+export async function startProjectedLedger(
+  projections: readonly ProjectionDefinition[],
+  options: { readonly events: number; readonly batchSize?: number; readonly timeoutMs: number },
+): Promise<ProjectedLedger> {
+  const { database, connection } = await createMigratedDatabase();
+  const store = new PostgresEventStore(connection.pool);
+  const watch = new CheckpointWatch(connection.db, connection.pool, projections);
+  await watch.start();
+  await seedLedgerEvents(connection.db, options.events);
+  const runnerOptions = options.batchSize === undefined ? {} : { batchSize: options.batchSize };
+  const runners = projections.map((projection) => new ProjectionRunner(connection, store, projection, watch, runnerOptions));
+  for (const runner of runners) runner.start();
+  if (!(await watch.waitFor(await store.headPosition(), options.timeoutMs))) throw new Error(`the projections did not catch up with the seeded ledger within ${options.timeoutMs} ms`);
+  return {
+    connection,
+    store,
+    watch,
+    async close() {
+      for (const runner of runners) await runner.stop();
       await watch.close();
       await store.close();
       await connection.close();

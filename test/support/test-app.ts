@@ -23,6 +23,8 @@ export interface TestApp {
   readonly openApi: OpenApiValidator;
   /** A new user with a key; `as(key)` makes requests with it. */
   newUser(scopes?: Scope[]): Promise<{ userId: string; key: string }>;
+  /** A new user with a key and a manual checking account ("Checking", balance 1000) made through the API. */
+  newUserWithAccount(): Promise<{ userId: string; key: string; accountId: string }>;
   as(key: string): AuthorizedClient;
   /** Requests a browser would send with the session cookie, from an allowed origin unless told otherwise. */
   withSession(cookie: string, origin?: string | null): AuthorizedClient;
@@ -81,7 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     };
   };
   let users = 0;
-  return {
+  const testApp: TestApp = {
     app,
     runtime,
     server,
@@ -91,6 +93,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const { user } = await ensureUser(runtime.database.db, `user${users}-${Date.now()}@example.com`);
       const issued = await issueApiKey(runtime.database.db, user.id, 'test', scopes, new Date());
       return { userId: user.id, key: issued.key };
+    },
+    async newUserWithAccount() {
+      const user = await testApp.newUser();
+      const account = await testApp.as(user.key).post('/v1/accounts', { name: 'Checking', type: 'bank', subtype: 'checking', currentBalance: 1000 }).expect(201);
+      return { ...user, accountId: account.body.id as string };
     },
     as(key: string): AuthorizedClient {
       return client({ Authorization: `Bearer ${key}` });
@@ -109,4 +116,5 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
     },
   };
+  return testApp;
 }

@@ -1,45 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { seedLedgerEvents } from '../../../bench/support/ledger-seed.js';
 import { PROJECTIONS } from '../../../projections/index.js';
-import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { PostgresEventStore } from '../event-store/postgres-event-store.js';
-import { CheckpointWatch } from './checkpoint-watch.js';
 import { projectionSchema } from './projection.js';
 import { checksumColumns, checksumTable } from './projection-checksum.js';
 import { RebuildRefusedError, rebuildProjection, shadowSchema } from './projection-rebuild.js';
-import { ProjectionRunner } from './projection-runner.js';
 import { eventMetadata } from './projection-runner.test-support.js';
 import { verifyProjection } from './projection-verify.js';
+import { type ProjectedLedger, startProjectedLedger } from '../../../test/support/projection-fixture.js';
+import type { PostgresEventStore } from '../event-store/postgres-event-store.js';
+import type { CheckpointWatch } from './checkpoint-watch.js';
 
-let database: TestDatabase;
+let ledger: ProjectedLedger;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
 let watch: CheckpointWatch;
-let runner: ProjectionRunner;
 
 const transactions = PROJECTIONS.find((projection) => projection.name === 'transactions')!;
 const live = projectionSchema(transactions);
 
 beforeAll(async () => {
-  ({ database, connection } = await createMigratedDatabase());
-  store = new PostgresEventStore(connection.pool);
-  watch = new CheckpointWatch(connection.db, connection.pool, [transactions]);
-  await watch.start();
-  await seedLedgerEvents(connection.db, 2_000);
-  runner = new ProjectionRunner(connection, store, transactions, watch);
-  runner.start();
-  expect(await watch.waitFor(await store.headPosition(), 60_000)).toBe(true);
+  ledger = await startProjectedLedger([transactions], { events: 2_000, timeoutMs: 60_000 });
+  ({ connection, store, watch } = ledger);
 }, 90_000);
 
-afterAll(async () => {
-  await runner.stop();
-  await watch.close();
-  await store.close();
-  await connection.close();
-  await database.drop();
-});
+afterAll(() => ledger.close());
 
 async function liveChecksum(): Promise<string> {
   const columns = await checksumColumns(connection.db, live, 'transactions');

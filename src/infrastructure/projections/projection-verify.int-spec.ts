@@ -1,42 +1,25 @@
 import { sql } from 'kysely';
 import { PROJECTIONS } from '../../../projections/index.js';
-import { seedLedgerEvents } from '../../../bench/support/ledger-seed.js';
-import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { PostgresEventStore } from '../event-store/postgres-event-store.js';
-import { CheckpointWatch } from './checkpoint-watch.js';
 import { projectionSchema } from './projection.js';
-import { ProjectionRunner } from './projection-runner.js';
 import { verifyProjection } from './projection-verify.js';
+import { type ProjectedLedger, startProjectedLedger } from '../../../test/support/projection-fixture.js';
+import type { PostgresEventStore } from '../event-store/postgres-event-store.js';
 
-let database: TestDatabase;
+let ledger: ProjectedLedger;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
-let watch: CheckpointWatch;
-let runners: ProjectionRunner[];
 
 const transactions = PROJECTIONS.find((projection) => projection.name === 'transactions')!;
 const transactionsTable = sql.table(`${projectionSchema(transactions)}.transactions`);
 
 beforeAll(async () => {
-  ({ database, connection } = await createMigratedDatabase());
-  store = new PostgresEventStore(connection.pool);
-  watch = new CheckpointWatch(connection.db, connection.pool, PROJECTIONS);
-  await watch.start();
-  await seedLedgerEvents(connection.db, 1_500);
   // Odd batch boundaries: a model that depended on where batches end would show it here.
-  runners = PROJECTIONS.map((projection) => new ProjectionRunner(connection, store, projection, watch, { batchSize: 97 }));
-  for (const runner of runners) runner.start();
-  expect(await watch.waitFor(await store.headPosition(), 150_000)).toBe(true);
+  ledger = await startProjectedLedger(PROJECTIONS, { events: 1_500, batchSize: 97, timeoutMs: 150_000 });
+  ({ connection, store } = ledger);
 }, 180_000);
 
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await watch.close();
-  await store.close();
-  await connection.close();
-  await database.drop();
-});
+afterAll(() => ledger.close());
 
 describe('verifyProjection', () => {
   it('finds every read model equal to a fresh replay, table by table, while events keep coming', async () => {

@@ -1,39 +1,22 @@
 import { sql } from 'kysely';
-import { seedLedgerEvents } from '../../../bench/support/ledger-seed.js';
 import { PROJECTIONS } from '../../../projections/index.js';
-import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { PostgresEventStore } from '../event-store/postgres-event-store.js';
-import { CheckpointWatch } from './checkpoint-watch.js';
 import { projectionSchema } from './projection.js';
-import { ProjectionRunner } from './projection-runner.js';
 import { auditVerifyCommand, rebuildCommand } from './rebuild-commands.js';
+import { type ProjectedLedger, startProjectedLedger } from '../../../test/support/projection-fixture.js';
+import type { PostgresEventStore } from '../event-store/postgres-event-store.js';
 
-let database: TestDatabase;
+let ledger: ProjectedLedger;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
-let watch: CheckpointWatch;
-let runners: ProjectionRunner[];
 const chosen = PROJECTIONS.filter((projection) => ['tags', 'accounts'].includes(projection.name));
 
 beforeAll(async () => {
-  ({ database, connection } = await createMigratedDatabase());
-  store = new PostgresEventStore(connection.pool);
-  watch = new CheckpointWatch(connection.db, connection.pool, chosen);
-  await watch.start();
-  await seedLedgerEvents(connection.db, 4_000);
-  runners = chosen.map((projection) => new ProjectionRunner(connection, store, projection, watch));
-  for (const runner of runners) runner.start();
-  expect(await watch.waitFor(await store.headPosition(), 60_000)).toBe(true);
+  ledger = await startProjectedLedger(chosen, { events: 4_000, timeoutMs: 60_000 });
+  ({ connection, store } = ledger);
 }, 90_000);
 
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await watch.close();
-  await store.close();
-  await connection.close();
-  await database.drop();
-});
+afterAll(() => ledger.close());
 
 function capture() {
   const lines: string[] = [];

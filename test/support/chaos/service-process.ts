@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../src/infrastructure/jobs/private-redis.test-support.js';
-import { ensureBuiltService } from './built-service.js';
+import { ensureBuiltService } from '../built-service.js';
 
 /**
  * The built service (`node dist/src/main.js`, as `npm start` runs it) as a child process on a

@@ -1,5 +1,5 @@
 import type { Actor, RecordedEvent } from '../../../core/events.js';
-import type { TransactionEvent } from '../transaction.js';
+import type { TransactionCreated, TransactionEvent } from '../transaction.js';
 
 export interface RecordedAs {
   readonly actor?: Actor;
@@ -31,4 +31,28 @@ export function recordedStream(transactionId: string, events: readonly (Transact
       },
     };
   });
+}
+
+/** A manual transaction `tx-1` as created by hand: a café purchase with nothing optional set but what `values` gives. */
+export function manualTransactionCreated(values: Partial<TransactionCreated['data']> = {}): TransactionCreated {
+  return {
+    type: 'TransactionCreated',
+    data: {
+      transactionId: 'tx-1',
+      accountId: 'acct-1',
+      source: 'manual',
+      pending: false,
+      authorizedDate: null,
+      name: 'Corner Cafe',
+      merchantName: null,
+      amount: '-12.5',
+      date: '2026-11-20',
+      categoryId: null,
+      notes: null,
+      paymentChannel: null,
+      location: null,
+      tagIds: [],
+      ...values,
+    },
+  };
 }

@@ -1,27 +1,8 @@
 import type { ProviderValues, TransactionImported } from '../imported-transaction.js';
-import type { TransactionCreated } from '../transaction.js';
-import { recordedStream } from './recorded-stream.test-support.js';
+import { manualTransactionCreated, recordedStream } from './recorded-stream.test-support.js';
 import { activityOfStream } from './transaction-activity.js';
 
-const created: TransactionCreated = {
-  type: 'TransactionCreated',
-  data: {
-    transactionId: 'tx-1',
-    accountId: 'acct-1',
-    source: 'manual',
-    pending: false,
-    authorizedDate: null,
-    name: 'Corner Cafe',
-    merchantName: null,
-    amount: '-12.5',
-    date: '2026-11-20',
-    categoryId: null,
-    notes: 'with Sam',
-    paymentChannel: null,
-    location: null,
-    tagIds: [],
-  },
-};
+const created = manualTransactionCreated({ notes: 'with Sam' });
 
 const provider: ProviderValues = {
   name: 'SQ *CAFE',

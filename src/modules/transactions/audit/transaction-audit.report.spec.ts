@@ -1,33 +1,17 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../../projections/transactions/transactions.table.js';
 import { foldOwnStream } from '../../../core/decider.js';
-import { recordedStream } from '../activity/recorded-stream.test-support.js';
+import { manualTransactionCreated, recordedStream } from '../activity/recorded-stream.test-support.js';
 import { activityOfStream } from '../activity/transaction-activity.js';
-import type { TransactionCreated, TransactionEvent } from '../transaction.js';
+import type { TransactionEvent } from '../transaction.js';
 import { transactionDecider } from '../transaction.decider.js';
 import { normalizeDecimal } from './expected-transaction-row.js';
 import { AGREES, formatAuditJson, formatAuditText } from './transaction-audit.format.js';
 import { auditTransaction, type ReadModelView } from './transaction-audit.report.js';
 
-const created: TransactionCreated = {
-  type: 'TransactionCreated',
-  data: {
-    transactionId: 'tx-1',
-    accountId: 'acct-1',
-    source: 'manual',
-    pending: false,
-    authorizedDate: null,
-    name: 'Corner Cafe',
-    merchantName: null,
-    amount: '-12.5',
-    date: '2026-11-20',
-    categoryId: null,
-    notes: null,
-    paymentChannel: null,
-    location: { address: null, city: 'Lisbon', country: null, postal_code: null, region: null, store_number: null, lat: 38.72, lon: null },
-    tagIds: [],
-  },
-};
+const created = manualTransactionCreated({
+  location: { address: null, city: 'Lisbon', country: null, postal_code: null, region: null, store_number: null, lat: 38.72, lon: null },
+});
 const edited: TransactionEvent = { type: 'TransactionEdited', data: { transactionId: 'tx-1', changes: [{ field: 'amount', oldValue: '-12.5', newValue: '-13', locked: true }] } };
 const tagged: TransactionEvent = { type: 'TagApplied', data: { transactionId: 'tx-1', tagIds: ['tag-a'], resultingTagIds: ['tag-a'], locked: true } };
 const deleted: TransactionEvent = { type: 'TransactionDeleted', data: { transactionId: 'tx-1', accountId: 'acct-1' } };

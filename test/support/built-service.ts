@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
-const LOCK = path.join(ROOT, 'dist/.chaos-build-lock');
+const LOCK = path.join(ROOT, 'dist/.test-build-lock');
 const SOURCES = ['src', 'projections'];
 
 /**
