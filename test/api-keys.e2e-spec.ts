@@ -147,6 +147,25 @@ describe('API keys', () => {
     await t.as(writer).get('/v1/accounts').expect(401);
   });
 
+  it('let any key revoke itself whatever its scopes, and nothing else without write and keys', async () => {
+    const { key: manager } = await t.newUser(MANAGER);
+    const reader = (await t.as(manager).post('/v1/api-keys', { name: 'dashboard', scopes: ['read'] }).expect(201)).body;
+    const keysOnly = (await t.as(manager).post('/v1/api-keys', { name: 'keys only', scopes: ['keys'] }).expect(201)).body;
+    const neighbour = (await t.as(manager).post('/v1/api-keys', { name: 'neighbour', scopes: ['read'] }).expect(201)).body;
+
+    const refused = await t.as(reader.key).delete(`/v1/api-keys/${neighbour.id}`).expect(403);
+    expect(refused.body).toEqual({ error: { code: 'FORBIDDEN', message: 'This API key lacks the "write" scope.' } });
+    expect((await t.as(keysOnly.key).delete(`/v1/api-keys/${neighbour.id}`).expect(403)).body.error.message).toBe('This API key lacks the "write" scope.');
+    await t.as(neighbour.key).get('/v1/accounts').expect(200);
+
+    expect((await t.as(reader.key).delete(`/v1/api-keys/${reader.id}`).expect(200)).body).toEqual({ success: true, message: 'API key revoked' });
+    await t.as(reader.key).get('/v1/accounts').expect(401);
+    // The id as it is written in any case names the same key.
+    await t.as(keysOnly.key).delete(`/v1/api-keys/${(keysOnly.id as string).toUpperCase()}`).expect(200);
+    await t.as(keysOnly.key).get('/v1/api-keys').expect(401);
+    await t.as(neighbour.key).get('/v1/accounts').expect(200);
+  });
+
   it('may revoke the very key that makes the request', async () => {
     const { key } = await t.newUser(MANAGER);
     const own = (await t.as(key).get('/v1/api-keys').expect(200)).body.apiKeys[0];

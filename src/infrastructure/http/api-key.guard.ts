@@ -20,6 +20,14 @@ const REQUIRED_SCOPE = 'ledgerline:required-scope';
  */
 export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
 
+const ON_ITSELF_PARAM = 'ledgerline:on-itself-param';
+/**
+ * A route any API key may call on itself whatever its scopes: when the path parameter `param`
+ * names the key making the request (revoking it), neither read/write nor the required scope is
+ * checked. A key that can be used can always be made unusable by whoever holds it.
+ */
+export const AnyKeyOnItself = (param: string) => SetMetadata(ON_ITSELF_PARAM, param);
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LAST_USED_PRECISION_MS = 60_000;
 
@@ -60,14 +68,26 @@ export class CredentialsGuard implements CanActivate {
       const decision = await this.options.rateLimiter.consume(`user:${principal.user.id}`);
       if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
     }
+    if (!this.isKeyOnItself(context, request, principal)) this.checkScopes(context, principal, isRead);
+    if (principal.credential.kind === 'apiKey') this.recordUse(principal.credential.apiKeyId);
+    return true;
+  }
+
+  private checkScopes(context: ExecutionContext, principal: Principal, isRead: boolean): void {
     const needed = isRead ? 'read' : 'write';
     if (!principal.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the "${needed}" scope.`);
     const required = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (required && !principal.scopes.includes(required)) {
       throw new ForbiddenError(`This API key lacks the "${required}" scope: only a session or a key issued with it may manage API keys.`);
     }
-    if (principal.credential.kind === 'apiKey') this.recordUse(principal.credential.apiKeyId);
-    return true;
+  }
+
+  private isKeyOnItself(context: ExecutionContext, request: AuthenticatedRequest, principal: Principal): boolean {
+    const param = this.reflector.getAllAndOverride<string | undefined>(ON_ITSELF_PARAM, [context.getHandler(), context.getClass()]);
+    if (param === undefined || principal.credential.kind !== 'apiKey') return false;
+    // Key ids are UUIDs, stored in lower case; a path may write them in any case.
+    const named = request.params[param];
+    return typeof named === 'string' && named.toLowerCase() === principal.credential.apiKeyId;
   }
 
   /** An Authorization header means a key, and only a key: a bad one is not rescued by a cookie. */

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { CurrentPrincipal, RequireScope } from '../../../infrastructure/http/api-key.guard.js';
+import { AnyKeyOnItself, CurrentPrincipal, RequireScope } from '../../../infrastructure/http/api-key.guard.js';
 import { ForbiddenError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { UuidParam } from '../../../infrastructure/http/request-helpers.js';
@@ -69,18 +69,17 @@ export class ApiKeysHttpController {
 
   @Delete(':apiKeyId')
   @HttpCode(200)
+  @RequireScope(KEY_MANAGEMENT_SCOPE)
+  @AnyKeyOnItself('apiKeyId')
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key: it stops working at once, everywhere',
-    description: 'Needs the session cookie or a key with the `keys` scope (else 403); any key may revoke itself.',
+    description:
+      'Needs the session cookie or a key with the `write` and `keys` scopes (else 403); any key may revoke itself, whatever its scopes (a read-only key included).',
   })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404)
   async revoke(@CurrentPrincipal() principal: Principal, @UuidParam('apiKeyId', 'API key') apiKeyId: string): Promise<SuccessResponse> {
-    const itself = principal.credential.kind === 'apiKey' && principal.credential.apiKeyId === apiKeyId;
-    if (!itself && !principal.scopes.includes(KEY_MANAGEMENT_SCOPE)) {
-      throw new ForbiddenError(`This API key lacks the "${KEY_MANAGEMENT_SCOPE}" scope: only a session or a key issued with it may manage API keys (a key may revoke itself).`);
-    }
     if (!(await this.authenticator.revokeApiKey(principal.user.id, apiKeyId, this.clock.now()))) throw new NotFoundError('API key');
     return { success: true, message: 'API key revoked' };
   }
