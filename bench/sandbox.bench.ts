@@ -15,6 +15,8 @@ import { buildSyncLog } from '../src/modules/link/sandbox-bank/sandbox-sync-log.
  */
 const AS_OF = '2026-11-20';
 const HORIZON_DAYS = 400;
+/** The link flow's user: public tokens are exchanged by the user they were made for. */
+const BENCH_USER = 'bench-user';
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapMb = (): number => {
   gc?.();
@@ -58,7 +60,7 @@ console.log(
 let at = Date.parse(`${AS_OF}T12:00:00.000Z`);
 const bank = createSandboxBank({ seed: 9, asOf: AS_OF, horizonDays: HORIZON_DAYS, clock: { now: () => new Date(at) } });
 let started = process.hrtime.bigint();
-const item = await bank.exchangePublicToken(bank.createPublicToken({ transactionCount: 100_000 }));
+const item = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: BENCH_USER, transactionCount: 100_000 }), userId: BENCH_USER });
 const exchangeMs = msSince(started);
 const pageMs: number[] = [];
 let cursor: string | undefined;
@@ -106,7 +108,7 @@ if (adminUrl !== undefined) {
     const linking = createPersistentSandboxBank(connection.db, { clock });
     const syncing = createPersistentSandboxBank(connection.db, { clock });
     let begun = process.hrtime.bigint();
-    const linked = await linking.exchangePublicToken(await linking.createPublicToken({ transactionCount: 100_000 }));
+    const linked = await linking.exchangePublicToken({ publicToken: await linking.createPublicToken({ userId: BENCH_USER, transactionCount: 100_000 }), userId: BENCH_USER });
     const linkMs = msSince(begun);
     const persistentPageMs: number[] = [];
     let next: string | undefined;

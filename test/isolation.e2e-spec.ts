@@ -150,6 +150,49 @@ describe('isolation between users', () => {
   }, 180_000);
 });
 
+describe('isolation of the tokens a user is handed', () => {
+  it("answers 400 to user B for user A's link and public tokens, by key and by session, and A's item and tokens stay as they were", async () => {
+    const a = await t.newUser();
+    const b = await t.newUser();
+    const asA = t.as(a.key);
+    const { publicToken } = (await asA.post('/v1/sandbox/public-token', { institutionId: 'ins_100002' }).expect(200)).body;
+    const item = (await asA.post('/v1/link/items', { publicToken }).expect(201)).body as { id: string; linkItemId: string };
+    await t.settle();
+    const tokensOfA = {
+      reconnectLinkToken: (await asA.post('/v1/link/token', { reconnectLinkItemId: item.linkItemId }).expect(200)).body.linkToken as string,
+      newLinkToken: (await asA.post('/v1/link/token', {}).expect(200)).body.linkToken as string,
+    };
+    const publicTokensOfA = {
+      reconnect: (await asA.post('/v1/sandbox/public-token', { linkToken: tokensOfA.reconnectLinkToken }).expect(200)).body.publicToken as string,
+      newItem: (await asA.post('/v1/sandbox/public-token', { linkToken: tokensOfA.newLinkToken, institutionId: 'ins_100004' }).expect(200)).body.publicToken as string,
+    };
+    const snapshotOfA = async () => ({
+      items: (await asA.get('/v1/link/items').expect(200)).body,
+      accounts: (await asA.get('/v1/accounts').expect(200)).body,
+      atProvider: await t.runtime.database.db.selectFrom('sandbox_bank_items').select(['access_token_hash', 'status']).where('item_id', '=', item.linkItemId).executeTakeFirstOrThrow(),
+    });
+    const before = await snapshotOfA();
+
+    const { token } = await openSession(t.runtime.database.db, b.userId, clock.now());
+    for (const [credential, asB] of [['API key', t.as(b.key)], ['session cookie', t.withSession(`pf_session=${token}`)]] as const) {
+      for (const linkToken of Object.values(tokensOfA)) {
+        const response = await asB.post('/v1/sandbox/public-token', { linkToken });
+        expect([credential, response.status, response.body]).toEqual([credential, 400, { code: 'INVALID_LINK_TOKEN', error: expect.any(String) }]);
+      }
+      for (const publicToken of Object.values(publicTokensOfA)) {
+        const response = await asB.post('/v1/link/items', { publicToken });
+        expect([credential, response.status, response.body]).toEqual([credential, 400, { code: 'INVALID_PUBLIC_TOKEN', error: expect.any(String) }]);
+      }
+      expect((await asB.get('/v1/link/items').expect(200)).body).toEqual({ items: [] });
+    }
+    await t.settle();
+    expect(await snapshotOfA()).toEqual(before);
+    // Nothing of A's was spent: A's own tokens still do what they were issued for.
+    expect((await asA.post('/v1/link/items', { publicToken: publicTokensOfA.reconnect }).expect(201)).body).toMatchObject({ id: item.id });
+    expect((await asA.post('/v1/link/items', { publicToken: publicTokensOfA.newItem }).expect(201)).body.linkItemId).not.toBe(item.linkItemId);
+  }, 120_000);
+});
+
 function send(client: AuthorizedClient, method: string, url: string, body: unknown) {
   switch (method) {
     case 'get':

@@ -140,6 +140,8 @@ export interface SandboxBankPublicTokensTable {
   horizon_days: number | null;
   /** Migration 0012: the item this token reconnects (null: a new item). */
   reconnect_item_id: string | null;
+  /** Migration 0020: the user whose link flow made it, the only one who may exchange it (null: issued before 0020, exchangeable by nobody). */
+  user_id: string | null;
 }
 
 /** The sandbox provider's link tokens, kept hashed, four hours (migration 0012). */
@@ -149,6 +151,8 @@ export interface SandboxBankLinkTokensTable {
   reconnect_item_id: string | null;
   created_at: Date;
   expires_at: Date;
+  /** Migration 0020: the user it was issued to, the only one who may run the link flow with it (null: issued before 0020, usable by nobody). */
+  user_id: string | null;
 }
 
 /** The sandbox provider's items: enough to regenerate each one exactly (migration 0009). */

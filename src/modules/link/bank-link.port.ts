@@ -215,9 +215,15 @@ export class BankLinkError extends Error {
   }
 }
 
+/**
+ * Link and public tokens belong to the user they were issued for: `userId` is the service's user
+ * (a provider's `client_user_id`). A link token another user presents is INVALID_LINK_TOKEN, a
+ * public token another user exchanges is INVALID_PUBLIC_TOKEN, and either is refused before the
+ * provider changes anything (a reconnect's exchange replaces the item's access token).
+ */
 export interface BankLinkProvider {
   createLinkToken(request: { userId: string; reconnectItemId?: string }): Promise<LinkToken>;
-  exchangePublicToken(publicToken: string): Promise<ExchangedItem>;
+  exchangePublicToken(request: { publicToken: string; userId: string }): Promise<ExchangedItem>;
   /** Restartable: the same cursor and count always return the same page. */
   syncTransactions(request: SyncRequest): Promise<SyncPage>;
   getItemStatus(accessToken: string): Promise<ItemStatus>;

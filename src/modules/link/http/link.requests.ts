@@ -17,14 +17,14 @@ export class CreateSandboxPublicTokenRequest {
     description:
       'The linkToken of POST /link/token the link flow ran with (optional). One issued with reconnectLinkItemId gives a public token for that item ' +
       '(institutionId is then ignored: the item’s own); exchanging it with POST /link/items reconnects the item, adding the account NEW_ACCOUNTS_AVAILABLE announced. ' +
-      'One issued without links a new item, as no link token does. Unknown or past its expiration (4 hours), or its item removed since → 400 INVALID_LINK_TOKEN.',
+      'One issued without links a new item, as no link token does. Unknown, past its expiration (4 hours), issued to another user, or its item removed since → 400 INVALID_LINK_TOKEN.',
   })
   @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
   linkToken?: string;
 }
 
 export class ExchangePublicTokenRequest {
-  @ApiProperty({ minLength: 1, maxLength: 200, description: 'The public token the link flow (or POST /sandbox/public-token) gave; single use, valid 30 minutes.' })
+  @ApiProperty({ minLength: 1, maxLength: 200, description: 'The public token the link flow (or POST /sandbox/public-token) gave you; single use, valid 30 minutes, yours only (another user’s → 400 INVALID_PUBLIC_TOKEN).' })
   @IsString() @MinLength(1) @MaxLength(200)
   publicToken!: string;
 }

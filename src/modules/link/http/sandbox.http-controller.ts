@@ -31,23 +31,23 @@ export class SandboxHttpController {
     description:
       'With a linkToken issued for a reconnect (POST /link/token {reconnectLinkItemId}), the user completes the flow in update mode: the public token is for that ' +
       'existing item, and its exchange re-authenticates it (a new access token, login required or a pending disconnect over) and adds the account the bank opened ' +
-      'since NEW_ACCOUNTS_AVAILABLE. 400 INSTITUTION_NOT_FOUND: an institution other than ins_100001 to ins_100005; 400 INVALID_LINK_TOKEN: a linkToken unknown, ' +
-      'expired, or whose item has been removed since.',
+      'since NEW_ACCOUNTS_AVAILABLE. The public token is yours: only you can exchange it. 400 INSTITUTION_NOT_FOUND: an institution other than ins_100001 to ins_100005; ' +
+      '400 INVALID_LINK_TOKEN: a linkToken unknown, expired, issued to another user, or whose item has been removed since.',
   })
   @ApiOkResponse({ type: SandboxPublicTokenResponse })
   @ApiErrors(400, 401, 403, 404, 422)
-  async createPublicToken(@Body() body: CreateSandboxPublicTokenRequest): Promise<SandboxPublicTokenResponse> {
+  async createPublicToken(@CurrentPrincipal() principal: Principal, @Body() body: CreateSandboxPublicTokenRequest): Promise<SandboxPublicTokenResponse> {
     const sandbox = this.bankLink.sandbox;
     if (!sandbox) throw new NotFoundError('Sandbox operation');
     try {
       // null is absent, as for every optional field (the bad-input sweep sends both).
-      return { publicToken: await sandbox.createPublicToken({ institutionId: body.institutionId ?? undefined, linkToken: body.linkToken ?? undefined }) };
+      return { publicToken: await sandbox.createPublicToken({ userId: principal.user.id, institutionId: body.institutionId ?? undefined, linkToken: body.linkToken ?? undefined }) };
     } catch (error) {
       if (error instanceof BankLinkError && error.code === 'INSTITUTION_NOT_FOUND') {
         throw new DomainRuleError('INSTITUTION_NOT_FOUND', `No sandbox institution ${body.institutionId ?? ''}: use ins_100001 to ins_100005.`);
       }
       if (error instanceof BankLinkError && error.code === 'INVALID_LINK_TOKEN') {
-        throw new DomainRuleError('INVALID_LINK_TOKEN', 'The link token is unknown, expired, or its item has been removed: ask POST /link/token for another.');
+        throw new DomainRuleError('INVALID_LINK_TOKEN', 'The link token is unknown, expired, not yours, or its item has been removed: ask POST /link/token for another.');
       }
       throw error;
     }

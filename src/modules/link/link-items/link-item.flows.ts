@@ -58,10 +58,10 @@ export class LinkItemFlows {
     const provider = this.provider();
     let exchanged;
     try {
-      exchanged = await provider.exchangePublicToken(publicToken);
+      exchanged = await provider.exchangePublicToken({ publicToken, userId: context.userId });
     } catch (error) {
       if (error instanceof BankLinkError && error.code === 'INVALID_PUBLIC_TOKEN') {
-        throw new DomainRuleError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged: run the link flow again.');
+        throw new DomainRuleError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired, not yours or was already exchanged: run the link flow again.');
       }
       throw error;
     }

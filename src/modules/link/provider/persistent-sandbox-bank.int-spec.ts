@@ -8,6 +8,8 @@ let connection: DatabaseConnection;
 let drop: () => Promise<void>;
 let at = Date.parse('2026-11-20T10:00:00.000Z');
 const clock = { now: () => new Date(at) };
+/** The user the link flows here run for: tokens are exchanged by the user they were issued to. */
+const USER = 'user-1';
 /** Two adapters on one database: two instances (or an instance and a worker) of the service. */
 let one: PersistentSandboxBank;
 let other: PersistentSandboxBank;
@@ -26,8 +28,8 @@ afterAll(() => drop());
 
 describe('the sandbox bank kept in PostgreSQL', () => {
   it('spends a public token once, whichever instance exchanges it, even when two race', async () => {
-    const publicToken = await one.createPublicToken({ institutionId: 'ins_100001' });
-    const results = await Promise.allSettled([one.exchangePublicToken(publicToken), other.exchangePublicToken(publicToken)]);
+    const publicToken = await one.createPublicToken({ userId: USER, institutionId: 'ins_100001' });
+    const results = await Promise.allSettled([one.exchangePublicToken({ publicToken, userId: USER }), other.exchangePublicToken({ publicToken, userId: USER })]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(BankLinkError);
@@ -35,13 +37,13 @@ describe('the sandbox bank kept in PostgreSQL', () => {
   });
 
   it('refuses a public token past its 30 minutes', async () => {
-    const publicToken = await one.createPublicToken();
+    const publicToken = await one.createPublicToken({ userId: USER });
     at += 31 * 60_000;
-    await expect(one.exchangePublicToken(publicToken)).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+    await expect(one.exchangePublicToken({ publicToken, userId: USER })).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
   });
 
   it('serves the same item to every instance: accounts, history, sync pages and status', async () => {
-    const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100003' }));
+    const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100003' }), userId: USER });
     expect(item.institution.id).toBe('ins_100003');
     expect(await other.itemHistory(item.itemId)).toEqual(await one.itemHistory(item.itemId));
     expect(await other.syncTransactions({ accessToken: item.accessToken, count: 20 })).toEqual(await one.syncTransactions({ accessToken: item.accessToken, count: 20 }));
@@ -59,16 +61,16 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
     await other.removeItem(item.accessToken);
     await expect(one.getItemStatus(item.accessToken)).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
-    await expect(one.createLinkToken({ userId: 'u', reconnectItemId: item.itemId })).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
+    await expect(one.createLinkToken({ userId: USER, reconnectItemId: item.itemId })).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
   });
 
   it('knows the five sandbox institutions and no other', async () => {
-    await expect(one.createPublicToken({ institutionId: 'ins_999999' })).rejects.toMatchObject({ code: 'INSTITUTION_NOT_FOUND' });
+    await expect(one.createPublicToken({ userId: USER, institutionId: 'ins_999999' })).rejects.toMatchObject({ code: 'INSTITUTION_NOT_FOUND' });
   });
 
   it('lets time move on for its items: a later sync from the kept cursor brings the new days, on any instance', async () => {
     at = Date.parse('2026-11-20T10:00:00.000Z');
-    const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100002' }));
+    const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100002' }), userId: USER });
     const state = new Map<string, ProviderTransaction>();
     const apply = (page: SyncPage): void => {
       for (const transaction of [...page.added, ...page.modified]) state.set(transaction.transactionId, transaction);
@@ -105,7 +107,7 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
   it('keeps an item linked before items lived on (no horizon stored) as it was on its day', async () => {
     at = Date.parse('2026-11-20T10:00:00.000Z');
-    const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100001' }));
+    const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100001' }), userId: USER });
     await connection.db.updateTable('sandbox_bank_items').set({ horizon_days: null }).where('item_id', '=', item.itemId).execute();
     const fresh = createPersistentSandboxBank(connection.db, { clock });
     const linkDay = await fresh.itemHistory(item.itemId);
@@ -115,11 +117,11 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
   it('stores the size asked for with the item, and generates a 100,000-transaction item and syncs it page by page (figures printed)', async () => {
     at = Date.parse('2026-11-20T10:00:00.000Z');
-    await expect(one.createPublicToken({ transactionCount: -5 })).rejects.toThrow(RangeError);
-    const publicToken = await one.createPublicToken({ institutionId: 'ins_100004', transactionCount: 100_000 });
+    await expect(one.createPublicToken({ userId: USER, transactionCount: -5 })).rejects.toThrow(RangeError);
+    const publicToken = await one.createPublicToken({ userId: USER, institutionId: 'ins_100004', transactionCount: 100_000 });
     const heapBefore = process.memoryUsage().heapUsed;
     let started = performance.now();
-    const item = await one.exchangePublicToken(publicToken);
+    const item = await one.exchangePublicToken({ publicToken, userId: USER });
     const exchangeMs = performance.now() - started;
     const row = await connection.db.selectFrom('sandbox_bank_items').select(['transaction_count', 'horizon_days']).where('item_id', '=', item.itemId).executeTakeFirstOrThrow();
     expect(row).toEqual({ transaction_count: 100_000, horizon_days: 400 });
@@ -147,17 +149,17 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
   describe('reconnecting an item (the link flow in update mode)', () => {
     const reconnectToken = async (bank: PersistentSandboxBank, itemId: string): Promise<string> =>
-      bank.createPublicToken({ linkToken: (await bank.createLinkToken({ userId: 'u', reconnectItemId: itemId })).linkToken, institutionId: 'ins_100005' });
+      bank.createPublicToken({ userId: USER, linkToken: (await bank.createLinkToken({ userId: USER, reconnectItemId: itemId })).linkToken, institutionId: 'ins_100005' });
 
     it('gives the same item a fresh access token, the old one refused, its status ok again, on every instance', async () => {
       at = Date.parse('2026-11-20T10:00:00.000Z');
-      const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100002' }));
+      const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100002' }), userId: USER });
       await one.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' });
       const firstPage = await one.syncTransactions({ accessToken: item.accessToken, count: 50 }).catch((error: unknown) => error);
       expect(firstPage).toMatchObject({ code: 'ITEM_LOGIN_REQUIRED' });
 
       const publicToken = await reconnectToken(one, item.itemId);
-      const results = await Promise.allSettled([other.exchangePublicToken(publicToken), one.exchangePublicToken(publicToken)]);
+      const results = await Promise.allSettled([other.exchangePublicToken({ publicToken, userId: USER }), one.exchangePublicToken({ publicToken, userId: USER })]);
       const won = results.filter((result): result is PromiseFulfilledResult<ExchangedItem> => result.status === 'fulfilled');
       expect(won).toHaveLength(1);
       expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'INVALID_PUBLIC_TOKEN' } });
@@ -174,7 +176,7 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
       // A pending disconnect (or expiration) is over once the user has logged in again.
       await other.fireWebhook({ itemId: item.itemId, code: 'PENDING_EXPIRATION' });
-      const again = await other.exchangePublicToken(await reconnectToken(other, item.itemId));
+      const again = await other.exchangePublicToken({ publicToken: await reconnectToken(other, item.itemId), userId: USER });
       expect(again.itemId).toBe(item.itemId);
       expect(await one.getItemStatus(again.accessToken)).toEqual({ status: 'ok' });
       await expect(one.getItemStatus(reconnected.accessToken)).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
@@ -184,30 +186,54 @@ describe('the sandbox bank kept in PostgreSQL', () => {
 
     it('refuses a link token it did not issue, one past its four hours, or one whose item was removed; one issued for a new link links a new item', async () => {
       at = Date.parse('2026-11-20T10:00:00.000Z');
-      await expect(one.createPublicToken({ linkToken: 'link-sandbox-not-issued' })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
-      await expect(one.createPublicToken({ linkToken: 'link-sandbox-not-issued' })).rejects.toBeInstanceOf(BankLinkError);
+      await expect(one.createPublicToken({ userId: USER, linkToken: 'link-sandbox-not-issued' })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(one.createPublicToken({ userId: USER, linkToken: 'link-sandbox-not-issued' })).rejects.toBeInstanceOf(BankLinkError);
 
-      const forNewLink = await one.createLinkToken({ userId: 'u' });
-      const item = await other.exchangePublicToken(await other.createPublicToken({ linkToken: forNewLink.linkToken, institutionId: 'ins_100004' }));
+      const forNewLink = await one.createLinkToken({ userId: USER });
+      const item = await other.exchangePublicToken({ publicToken: await other.createPublicToken({ userId: USER, linkToken: forNewLink.linkToken, institutionId: 'ins_100004' }), userId: USER });
       expect(item.institution.id).toBe('ins_100004');
-      const { linkToken } = await one.createLinkToken({ userId: 'u', reconnectItemId: item.itemId });
+      const { linkToken } = await one.createLinkToken({ userId: USER, reconnectItemId: item.itemId });
       const row = await connection.db.selectFrom('sandbox_bank_link_tokens').selectAll().where('reconnect_item_id', '=', item.itemId).executeTakeFirstOrThrow();
       expect(row.token_hash).toEqual(createHash('sha256').update(linkToken).digest());
 
       at += 4 * 3_600_000 + 1;
-      await expect(other.createPublicToken({ linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
-      await expect(other.createPublicToken({ linkToken: forNewLink.linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(other.createPublicToken({ userId: USER, linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(other.createPublicToken({ userId: USER, linkToken: forNewLink.linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
 
-      const { linkToken: fresh } = await one.createLinkToken({ userId: 'u', reconnectItemId: item.itemId });
-      const publicToken = await one.createPublicToken({ linkToken: fresh });
+      const { linkToken: fresh } = await one.createLinkToken({ userId: USER, reconnectItemId: item.itemId });
+      const publicToken = await one.createPublicToken({ userId: USER, linkToken: fresh });
       await one.removeItem(item.accessToken);
-      await expect(other.createPublicToken({ linkToken: fresh })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
-      await expect(other.exchangePublicToken(publicToken)).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+      await expect(other.createPublicToken({ userId: USER, linkToken: fresh })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      await expect(other.exchangePublicToken({ publicToken, userId: USER })).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+    });
+
+    it("refuses another user's link token or public token before changing anything, and spends neither", async () => {
+      at = Date.parse('2026-11-20T10:00:00.000Z');
+      const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100003' }), userId: USER });
+      const itemRow = () => connection.db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', item.itemId).executeTakeFirstOrThrow();
+      const before = await itemRow();
+
+      const { linkToken } = await one.createLinkToken({ userId: USER, reconnectItemId: item.itemId });
+      await expect(other.createPublicToken({ userId: 'user-2', linkToken })).rejects.toMatchObject({ code: 'INVALID_LINK_TOKEN' });
+      const reconnectToken = await one.createPublicToken({ userId: USER, linkToken });
+      const newItemToken = await one.createPublicToken({ userId: USER, institutionId: 'ins_100001' });
+      await expect(other.exchangePublicToken({ publicToken: reconnectToken, userId: 'user-2' })).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+      await expect(other.exchangePublicToken({ publicToken: newItemToken, userId: 'user-2' })).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+      expect(await itemRow()).toEqual(before);
+      expect(await one.getItemStatus(item.accessToken)).toEqual({ status: 'ok' });
+
+      // Tokens issued before they had an owner (migration 0020) are nobody's.
+      const orphan = await one.createPublicToken({ userId: USER, institutionId: 'ins_100002' });
+      await connection.db.updateTable('sandbox_bank_public_tokens').set({ user_id: null }).where('token_hash', '=', createHash('sha256').update(orphan).digest()).execute();
+      await expect(one.exchangePublicToken({ publicToken: orphan, userId: USER })).rejects.toMatchObject({ code: 'INVALID_PUBLIC_TOKEN' });
+
+      expect((await other.exchangePublicToken({ publicToken: reconnectToken, userId: USER })).itemId).toBe(item.itemId);
+      expect((await other.exchangePublicToken({ publicToken: newItemToken, userId: USER })).institution.id).toBe('ins_100001');
     });
 
     it('shares the account NEW_ACCOUNTS_AVAILABLE announced once a reconnect adds it, and another after the next one', async () => {
       at = Date.parse('2026-11-20T10:00:00.000Z');
-      const item = await one.exchangePublicToken(await one.createPublicToken({ institutionId: 'ins_100001' }));
+      const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100001' }), userId: USER });
       const syncedBefore = await one.syncTransactions({ accessToken: item.accessToken, count: 200 });
       const historyBefore = await one.itemHistory(item.itemId);
 
@@ -217,7 +243,7 @@ describe('the sandbox bank kept in PostgreSQL', () => {
       expect(await one.getAccounts(item.accessToken)).toEqual(item.accounts);
       expect(await other.itemHistory(item.itemId)).toEqual(historyBefore);
 
-      const reconnected = await other.exchangePublicToken(await reconnectToken(one, item.itemId));
+      const reconnected = await other.exchangePublicToken({ publicToken: await reconnectToken(one, item.itemId), userId: USER });
       expect(reconnected.accounts).toHaveLength(item.accounts.length + 1);
       expect(reconnected.accounts.slice(0, item.accounts.length)).toEqual(item.accounts);
       const added = reconnected.accounts[item.accounts.length]!;
@@ -242,11 +268,11 @@ describe('the sandbox bank kept in PostgreSQL', () => {
       expect((await fresh.itemHistory(item.itemId)).transactions).toEqual(historyBefore.transactions);
 
       // A reconnect with no new account adds none; another NEW_ACCOUNTS_AVAILABLE offers another.
-      const plain = await one.exchangePublicToken(await reconnectToken(other, item.itemId));
+      const plain = await one.exchangePublicToken({ publicToken: await reconnectToken(other, item.itemId), userId: USER });
       expect(plain.accounts).toEqual(reconnected.accounts);
       await one.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
       expect(await other.getAccounts(plain.accessToken)).toEqual(reconnected.accounts);
-      const second = await other.exchangePublicToken(await reconnectToken(one, item.itemId));
+      const second = await other.exchangePublicToken({ publicToken: await reconnectToken(one, item.itemId), userId: USER });
       expect(second.accounts).toHaveLength(item.accounts.length + 2);
       expect(second.accounts.slice(0, -1)).toEqual(reconnected.accounts);
       const secondAdded = second.accounts.at(-1)!;

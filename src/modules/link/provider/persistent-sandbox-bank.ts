@@ -26,7 +26,7 @@ export interface PersistentSandboxBank extends BankLinkProvider {
    * With a `linkToken` issued to reconnect an item, the public token is that item's (institution and
    * size are the item's): its exchange re-authenticates the item instead of making a new one.
    */
-  createPublicToken(request?: PublicTokenRequest): Promise<string>;
+  createPublicToken(request: PublicTokenRequest): Promise<string>;
   fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): Promise<FiredWebhook>;
   itemHistory(itemId: string): Promise<SandboxHistory>;
 }
@@ -74,6 +74,9 @@ interface ItemGeneration {
 
 const hashOf = (token: string): Buffer => createHash('sha256').update(token).digest();
 
+/** The user of the private one-item sandbox an item is regenerated in: nobody outside it sees its tokens. */
+const GENERATOR_USER = 'sandbox-generator';
+
 /**
  * The in-memory sandbox made durable without rewriting it. Each item is its own one-item sandbox
  * generated from a seed stored in PostgreSQL, so any instance regenerates the same bank
@@ -91,7 +94,8 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
     // The clock is the inner sandbox's today: what it shows of the item's horizon.
     const bank = createSandboxBank({ seed: Number(row.item_seed), asOf: row.as_of, horizonDays: row.horizon_days ?? 0, clock: options.clock, webhookSecret: secret });
     const request = row.transaction_count === null ? { institutionId: row.institution_id } : { institutionId: row.institution_id, transactionCount: row.transaction_count };
-    const exchanged = await bank.exchangePublicToken(bank.createPublicToken(request));
+    const publicToken = bank.createPublicToken({ ...request, userId: GENERATOR_USER });
+    const exchanged = await bank.exchangePublicToken({ publicToken, userId: GENERATOR_USER });
     return { bank, innerAccessToken: exchanged.accessToken, exchanged };
   }
 
@@ -132,31 +136,37 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
   }
 
   return {
-    async createLinkToken({ reconnectItemId }) {
+    async createLinkToken({ userId, reconnectItemId }) {
       if (reconnectItemId !== undefined) await itemById(reconnectItemId);
       const linkToken = `link-sandbox-${randomUUID()}`;
       const now = options.clock.now();
       const expiresAt = new Date(now.getTime() + LINK_TOKEN_TTL_MS);
-      await db.insertInto('sandbox_bank_link_tokens').values({ token_hash: hashOf(linkToken), reconnect_item_id: reconnectItemId ?? null, created_at: now, expires_at: expiresAt }).execute();
+      await db
+        .insertInto('sandbox_bank_link_tokens')
+        .values({ token_hash: hashOf(linkToken), user_id: userId, reconnect_item_id: reconnectItemId ?? null, created_at: now, expires_at: expiresAt })
+        .execute();
       return { linkToken, expiration: expiresAt.toISOString() };
     },
 
-    async createPublicToken(request = {}) {
+    async createPublicToken(request) {
+      const { userId } = request;
       if (request.linkToken !== undefined) {
         const link = await db
           .selectFrom('sandbox_bank_link_tokens')
           .select('reconnect_item_id')
           .where('token_hash', '=', hashOf(request.linkToken))
+          .where('user_id', '=', userId)
           .where('expires_at', '>', options.clock.now())
           .executeTakeFirst();
-        if (!link) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown or expired');
-        if (link.reconnect_item_id !== null) return reconnectPublicToken(link.reconnect_item_id);
+        if (!link) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown, expired or another user’s');
+        if (link.reconnect_item_id !== null) return reconnectPublicToken(userId, link.reconnect_item_id);
       }
       checkTransactionCount(request.transactionCount);
       const itemSeed = randomInt(1, 2 ** 31 - 1);
       const institutionId = request.institutionId ?? SANDBOX_INSTITUTIONS[itemSeed % SANDBOX_INSTITUTIONS.length].id;
       if (!SANDBOX_INSTITUTIONS.some((institution) => institution.id === institutionId)) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
       return issuePublicToken({
+        user_id: userId,
         institution_id: institutionId,
         item_seed: String(itemSeed),
         as_of: isoDate(options.clock.now()),
@@ -166,19 +176,21 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
       });
     },
 
-    async exchangePublicToken(publicToken) {
+    async exchangePublicToken({ publicToken, userId }) {
       const now = options.clock.now();
       return db.transaction().execute(async (trx) => {
-        // One UPDATE both checks and spends the token: two exchanges of it cannot both win.
+        // One UPDATE both checks and spends the token: two exchanges of it cannot both win, and
+        // another user's exchange spends nothing (before this, it rotated the owner's access token).
         const grant = await trx
           .updateTable('sandbox_bank_public_tokens')
           .set({ used_at: now })
           .where('token_hash', '=', hashOf(publicToken))
+          .where('user_id', '=', userId)
           .where('used_at', 'is', null)
           .where('expires_at', '>', now)
           .returningAll()
           .executeTakeFirst();
-        if (!grant) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired or was already exchanged');
+        if (!grant) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired, another user’s or was already exchanged');
         if (grant.reconnect_item_id !== null) return reconnect(trx, grant.reconnect_item_id);
         const item = await open(grant);
         const accessToken = `access-sandbox-${randomUUID()}`;
@@ -249,15 +261,15 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
   };
 
   /** A public token for an existing item, as the link flow in update mode gives: the item's own institution and generation. */
-  async function reconnectPublicToken(itemId: string): Promise<string> {
+  async function reconnectPublicToken(userId: string, itemId: string): Promise<string> {
     const item = await db.selectFrom('sandbox_bank_items').selectAll().where('item_id', '=', itemId).where('removed_at', 'is', null).executeTakeFirst();
     if (!item) throw new BankLinkError('INVALID_LINK_TOKEN', 'The item the link token reconnects has been removed');
     const { institution_id, item_seed, as_of, transaction_count, horizon_days } = item;
-    return issuePublicToken({ institution_id, item_seed, as_of, transaction_count, horizon_days, reconnect_item_id: itemId });
+    return issuePublicToken({ user_id: userId, institution_id, item_seed, as_of, transaction_count, horizon_days, reconnect_item_id: itemId });
   }
 
   /** A single-use public token for the item the grant describes (a new one, or the one it reconnects). */
-  async function issuePublicToken(grant: Pick<Insertable<Database['sandbox_bank_public_tokens']>, 'institution_id' | 'item_seed' | 'as_of' | 'transaction_count' | 'horizon_days' | 'reconnect_item_id'>): Promise<string> {
+  async function issuePublicToken(grant: Pick<Insertable<Database['sandbox_bank_public_tokens']>, 'user_id' | 'institution_id' | 'item_seed' | 'as_of' | 'transaction_count' | 'horizon_days' | 'reconnect_item_id'>): Promise<string> {
     const publicToken = `public-sandbox-${randomUUID()}`;
     const now = options.clock.now();
     await db

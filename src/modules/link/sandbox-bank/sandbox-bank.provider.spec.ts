@@ -2,10 +2,12 @@ import { BANK_LINK_WEBHOOK_CODES, BankLinkError, type ProviderTransaction } from
 import { createSandboxBank, SANDBOX_SIGNATURE_HEADER, type SandboxBank } from './index.js';
 
 const asOf = '2026-11-20';
+/** The user every link flow here runs for: tokens are exchanged by the user they were issued to. */
+const USER = 'user-1';
 const now = new Date('2026-11-20T15:30:00.000Z');
 
 async function linkedItem(bank: SandboxBank = createSandboxBank({ seed: 3, asOf, clock: { now: () => now } })) {
-  const item = await bank.exchangePublicToken(bank.createPublicToken({ institutionId: 'ins_100003' }));
+  const item = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, institutionId: 'ins_100003' }), userId: USER });
   return { bank, item };
 }
 
@@ -29,20 +31,20 @@ const expectError = async (promise: Promise<unknown>, code: string): Promise<voi
 describe('the sandbox bank', () => {
   it('issues link tokens that expire four hours after the clock, and refuses to reconnect an unknown item', async () => {
     const { bank, item } = await linkedItem();
-    expect(await bank.createLinkToken({ userId: 'user-1' })).toEqual({ linkToken: expect.stringMatching(/^link-sandbox-/), expiration: '2026-11-20T19:30:00.000Z' });
-    await expect(bank.createLinkToken({ userId: 'user-1', reconnectItemId: item.itemId })).resolves.toHaveProperty('linkToken');
-    await expectError(bank.createLinkToken({ userId: 'user-1', reconnectItemId: 'nope' }), 'ITEM_NOT_FOUND');
+    expect(await bank.createLinkToken({ userId: USER })).toEqual({ linkToken: expect.stringMatching(/^link-sandbox-/), expiration: '2026-11-20T19:30:00.000Z' });
+    await expect(bank.createLinkToken({ userId: USER, reconnectItemId: item.itemId })).resolves.toHaveProperty('linkToken');
+    await expectError(bank.createLinkToken({ userId: USER, reconnectItemId: 'nope' }), 'ITEM_NOT_FOUND');
   });
 
   it('exchanges a public token once for an item with four accounts at the chosen institution', async () => {
     const bank = createSandboxBank({ seed: 3, asOf });
-    const publicToken = bank.createPublicToken({ institutionId: 'ins_100002' });
-    const item = await bank.exchangePublicToken(publicToken);
+    const publicToken = bank.createPublicToken({ userId: USER, institutionId: 'ins_100002' });
+    const item = await bank.exchangePublicToken({ publicToken, userId: USER });
     expect(item.institution.id).toBe('ins_100002');
     expect(item.accounts.map((account) => account.subtype)).toEqual(['checking', 'savings', 'credit card', 'auto']);
     expect(item.accounts[0]).not.toHaveProperty('openingBalance');
-    await expectError(bank.exchangePublicToken(publicToken), 'INVALID_PUBLIC_TOKEN');
-    expect(() => bank.createPublicToken({ institutionId: 'ins_missing' })).toThrow(BankLinkError);
+    await expectError(bank.exchangePublicToken({ publicToken, userId: USER }), 'INVALID_PUBLIC_TOKEN');
+    expect(() => bank.createPublicToken({ userId: USER, institutionId: 'ins_missing' })).toThrow(BankLinkError);
   });
 
   it('is deterministic: the same seed and calls give the same ids, tokens and data', async () => {
@@ -126,27 +128,37 @@ describe('the sandbox bank', () => {
     const bank = createSandboxBank({ seed: 3, asOf, clock: { now: () => new Date(at) } });
     const { item } = await linkedItem(bank);
     bank.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' });
-    const { linkToken } = await bank.createLinkToken({ userId: 'user-1', reconnectItemId: item.itemId });
-    const publicToken = bank.createPublicToken({ linkToken, institutionId: 'ins_100001' });
-    const reconnected = await bank.exchangePublicToken(publicToken);
+    const { linkToken } = await bank.createLinkToken({ userId: USER, reconnectItemId: item.itemId });
+    const publicToken = bank.createPublicToken({ userId: USER, linkToken, institutionId: 'ins_100001' });
+    const reconnected = await bank.exchangePublicToken({ publicToken, userId: USER });
     expect(reconnected).toEqual({ ...item, accessToken: expect.stringMatching(/^access-sandbox-/) });
     expect(reconnected.accessToken).not.toBe(item.accessToken);
     await expectError(bank.getItemStatus(item.accessToken), 'INVALID_ACCESS_TOKEN');
     expect(await bank.getItemStatus(reconnected.accessToken)).toEqual({ status: 'ok' });
-    await expectError(bank.exchangePublicToken(publicToken), 'INVALID_PUBLIC_TOKEN');
+    await expectError(bank.exchangePublicToken({ publicToken, userId: USER }), 'INVALID_PUBLIC_TOKEN');
 
     // A link token without an item links a new one; one not issued, or expired, is refused.
-    const { linkToken: forNewLink } = await bank.createLinkToken({ userId: 'user-1' });
-    const other = await bank.exchangePublicToken(bank.createPublicToken({ linkToken: forNewLink, institutionId: 'ins_100002' }));
+    const { linkToken: forNewLink } = await bank.createLinkToken({ userId: USER });
+    const other = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, linkToken: forNewLink, institutionId: 'ins_100002' }), userId: USER });
     expect(other.itemId).not.toBe(item.itemId);
-    expect(() => bank.createPublicToken({ linkToken: 'link-sandbox-nope' })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+    expect(() => bank.createPublicToken({ userId: USER, linkToken: 'link-sandbox-nope' })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
     at += 4 * 3_600_000;
-    expect(() => bank.createPublicToken({ linkToken })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+    expect(() => bank.createPublicToken({ userId: USER, linkToken })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+  });
+
+  it("refuses another user's link or public token, and spends neither", async () => {
+    const { bank, item } = await linkedItem();
+    const { linkToken } = await bank.createLinkToken({ userId: USER, reconnectItemId: item.itemId });
+    expect(() => bank.createPublicToken({ userId: 'user-2', linkToken })).toThrow(expect.objectContaining({ code: 'INVALID_LINK_TOKEN' }));
+    const publicToken = bank.createPublicToken({ userId: USER, linkToken });
+    await expectError(bank.exchangePublicToken({ publicToken, userId: 'user-2' }), 'INVALID_PUBLIC_TOKEN');
+    expect(await bank.getItemStatus(item.accessToken)).toEqual({ status: 'ok' });
+    expect((await bank.exchangePublicToken({ publicToken, userId: USER })).itemId).toBe(item.itemId);
   });
 
   it('shares the account NEW_ACCOUNTS_AVAILABLE announced only once a reconnect adds it', async () => {
     const { bank, item } = await linkedItem();
-    const reconnect = async () => bank.exchangePublicToken(bank.createPublicToken({ linkToken: (await bank.createLinkToken({ userId: 'u', reconnectItemId: item.itemId })).linkToken }));
+    const reconnect = async () => bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, linkToken: (await bank.createLinkToken({ userId: USER, reconnectItemId: item.itemId })).linkToken }), userId: USER });
     bank.fireWebhook({ itemId: item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
     expect(await bank.getAccounts(item.accessToken)).toEqual(item.accounts);
     const first = await reconnect();
@@ -162,8 +174,8 @@ describe('the sandbox bank', () => {
     // Deterministic: the same seed and calls give the same new accounts.
     const again = await linkedItem();
     again.bank.fireWebhook({ itemId: again.item.itemId, code: 'NEW_ACCOUNTS_AVAILABLE' });
-    const { linkToken } = await again.bank.createLinkToken({ userId: 'u', reconnectItemId: again.item.itemId });
-    expect((await again.bank.exchangePublicToken(again.bank.createPublicToken({ linkToken }))).accounts).toEqual(first.accounts);
+    const { linkToken } = await again.bank.createLinkToken({ userId: USER, reconnectItemId: again.item.itemId });
+    expect((await again.bank.exchangePublicToken({ publicToken: again.bank.createPublicToken({ userId: USER, linkToken }), userId: USER })).accounts).toEqual(first.accounts);
   });
 });
 
@@ -175,7 +187,7 @@ describe('a sandbox bank whose items live on after asOf', () => {
 
   it('shows new transactions as its clock moves, from the cursor the last sync kept', async () => {
     at = Date.parse('2026-11-20T15:30:00.000Z');
-    const item = await bank.exchangePublicToken(bank.createPublicToken({ institutionId: 'ins_100001' }));
+    const item = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, institutionId: 'ins_100001' }), userId: USER });
     const state = new Map<string, ProviderTransaction>();
     const drain = async (cursor: string | undefined): Promise<string> => {
       for (;;) {
@@ -204,7 +216,7 @@ describe('a sandbox bank whose items live on after asOf', () => {
 
   it('answers getAccounts with the balances of the clock’s day: opening plus what has posted by then', async () => {
     at = Date.parse('2026-11-20T09:00:00.000Z');
-    const item = await bank.exchangePublicToken(bank.createPublicToken({ institutionId: 'ins_100002' }));
+    const item = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, institutionId: 'ins_100002' }), userId: USER });
     const balancesOn = async (iso: string) => {
       at = Date.parse(`${iso}T12:00:00.000Z`);
       const accounts = await bank.getAccounts(item.accessToken);
@@ -234,14 +246,14 @@ describe('a sandbox bank whose items live on after asOf', () => {
 
   it('makes an item of about transactionCount transactions, and refuses a count that is not one', async () => {
     at = Date.parse('2026-11-20T12:00:00.000Z');
-    const item = await bank.exchangePublicToken(bank.createPublicToken({ transactionCount: 4000 }));
+    const item = await bank.exchangePublicToken({ publicToken: bank.createPublicToken({ userId: USER, transactionCount: 4000 }), userId: USER });
     expect(bank.itemHistory(item.itemId).transactions).toHaveLength(4000);
-    for (const transactionCount of [-1, 2.5, 1_000_001]) expect(() => bank.createPublicToken({ transactionCount })).toThrow(RangeError);
+    for (const transactionCount of [-1, 2.5, 1_000_001]) expect(() => bank.createPublicToken({ userId: USER, transactionCount })).toThrow(RangeError);
   });
 
   it('keeps items without a horizon as they were on asOf, whatever the clock says', async () => {
     const still = createSandboxBank({ seed: 3, asOf, clock: { now: () => new Date('2027-06-01T00:00:00.000Z') } });
-    const item = await still.exchangePublicToken(still.createPublicToken({ institutionId: 'ins_100003' }));
+    const item = await still.exchangePublicToken({ publicToken: still.createPublicToken({ userId: USER, institutionId: 'ins_100003' }), userId: USER });
     const reference = await linkedItem();
     expect(item.accounts).toEqual(reference.item.accounts);
     expect(JSON.stringify(still.itemHistory(item.itemId))).toBe(JSON.stringify(reference.bank.itemHistory(reference.item.itemId)));

@@ -50,7 +50,7 @@ export interface SandboxBank extends BankLinkProvider {
    * `transactionCount`: the item holds exactly that many transactions on `asOf` (at least the
    * few hundred its streams and transfers need; fewer is a RangeError at exchange).
    */
-  createPublicToken(request?: PublicTokenRequest): string;
+  createPublicToken(request: PublicTokenRequest): string;
   /** Produces a signed webhook for the item and applies its state change (login required, repaired, …). */
   fireWebhook(request: { itemId: string; code: BankLinkWebhookCode; at?: Date }): FiredWebhook;
   /** The ground truth behind an item on the clock's day: its transactions (what a full sync gives), accounts and planted streams. */
@@ -62,6 +62,8 @@ export interface SandboxBank extends BankLinkProvider {
 }
 
 export interface PublicTokenRequest {
+  /** The user completing the link flow: the public token is theirs, and so must the link token be. */
+  readonly userId: string;
   /** Ignored when `linkToken` reconnects an item: the item's own institution. */
   readonly institutionId?: string;
   /** Ignored when `linkToken` reconnects an item. */
@@ -69,7 +71,7 @@ export interface PublicTokenRequest {
   /**
    * The link token the link flow ran with (optional: without one, a new item). One issued to
    * reconnect an item makes a public token for that item (its exchange re-authenticates it); one
-   * unknown or expired is INVALID_LINK_TOKEN, as is one whose item has been removed since.
+   * unknown or expired is INVALID_LINK_TOKEN, as is another user's or one whose item has been removed since.
    */
   readonly linkToken?: string;
 }
@@ -98,9 +100,10 @@ interface SandboxItem {
   extraAccounts: number;
 }
 
-type PublicTokenGrant =
+type PublicTokenGrant = { readonly userId: string } & (
   | { readonly kind: 'new'; readonly institutionId: string; readonly index: number; readonly transactionCount: number | undefined }
-  | { readonly kind: 'reconnect'; readonly itemId: string };
+  | { readonly kind: 'reconnect'; readonly itemId: string }
+);
 
 const DAY_MS = 86_400_000;
 const LINK_TOKEN_TTL_MS = 4 * 3_600_000;
@@ -117,7 +120,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   const items = new Map<string, SandboxItem>();
   const byAccessToken = new Map<string, SandboxItem>();
   const publicTokens = new Map<string, PublicTokenGrant>();
-  const linkTokens = new Map<string, { readonly reconnectItemId: string | null; readonly expiresAt: number }>();
+  const linkTokens = new Map<string, { readonly userId: string; readonly reconnectItemId: string | null; readonly expiresAt: number }>();
   let tokenSerial = 0;
   let grantSerial = 0;
 
@@ -140,22 +143,23 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   return {
     institutions: SANDBOX_INSTITUTIONS,
 
-    async createLinkToken({ reconnectItemId }) {
+    async createLinkToken({ userId, reconnectItemId }) {
       if (reconnectItemId !== undefined) itemById(reconnectItemId);
       const linkToken = token('link');
       const expiresAt = clock.now().getTime() + LINK_TOKEN_TTL_MS;
-      linkTokens.set(linkToken, { reconnectItemId: reconnectItemId ?? null, expiresAt });
+      linkTokens.set(linkToken, { userId, reconnectItemId: reconnectItemId ?? null, expiresAt });
       return { linkToken, expiration: new Date(expiresAt).toISOString() };
     },
 
-    createPublicToken(request = {}) {
+    createPublicToken(request) {
+      const { userId } = request;
       if (request.linkToken !== undefined) {
         const link = linkTokens.get(request.linkToken);
-        if (link === undefined || link.expiresAt <= clock.now().getTime()) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown or expired');
+        if (link === undefined || link.expiresAt <= clock.now().getTime() || link.userId !== userId) throw new BankLinkError('INVALID_LINK_TOKEN', 'The link token is unknown, expired or another user’s');
         if (link.reconnectItemId !== null) {
           if (!items.has(link.reconnectItemId)) throw new BankLinkError('INVALID_LINK_TOKEN', 'The item the link token reconnects has been removed');
           const publicToken = token('public');
-          publicTokens.set(publicToken, { kind: 'reconnect', itemId: link.reconnectItemId });
+          publicTokens.set(publicToken, { userId, kind: 'reconnect', itemId: link.reconnectItemId });
           return publicToken;
         }
       }
@@ -164,14 +168,14 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       if (findSandboxInstitution(institutionId) === undefined) throw new BankLinkError('INSTITUTION_NOT_FOUND', `No sandbox institution ${institutionId}`);
       checkTransactionCount(request.transactionCount);
       const publicToken = token('public');
-      publicTokens.set(publicToken, { kind: 'new', institutionId, index, transactionCount: request.transactionCount });
+      publicTokens.set(publicToken, { userId, kind: 'new', institutionId, index, transactionCount: request.transactionCount });
       grantSerial += 1;
       return publicToken;
     },
 
-    async exchangePublicToken(publicToken) {
+    async exchangePublicToken({ publicToken, userId }) {
       const grant = publicTokens.get(publicToken);
-      if (grant === undefined) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown or was already exchanged');
+      if (grant === undefined || grant.userId !== userId) throw new BankLinkError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, another user’s or was already exchanged');
       publicTokens.delete(publicToken);
       if (grant.kind === 'reconnect') return reconnect(grant.itemId);
       const ledger = generateSandboxLedger({
