@@ -58,7 +58,7 @@ async function main(): Promise<void> {
 
     // The provider's side, set up outside the timing: the item's history is generated once here
     // (to know how many transactions the list must end with) and again, from its seed, by the service.
-    const sandbox = createPersistentSandboxBank(database.db, { clock: { now: () => new Date() } });
+    const sandbox = createPersistentSandboxBank(database.db, { clock: { now: () => new Date() }, webhookSecret: randomBytes(32) });
     const publicToken = await sandbox.createPublicToken({ userId: user.id, institutionId: 'ins_100003', transactionCount: transactions });
 
     const rssBefore = rssMb(service);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { formatIsoDate, parseIsoDate } from '../src/core/calendar-day.js';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
@@ -105,8 +106,9 @@ if (adminUrl !== undefined) {
   try {
     await migrate(connection.db, []);
     const clock = { now: () => new Date(Date.parse(`${AS_OF}T12:00:00.000Z`)) };
-    const linking = createPersistentSandboxBank(connection.db, { clock });
-    const syncing = createPersistentSandboxBank(connection.db, { clock });
+    const webhookSecret = randomBytes(32);
+    const linking = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
+    const syncing = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
     let begun = process.hrtime.bigint();
     const linked = await linking.exchangePublicToken({ publicToken: await linking.createPublicToken({ userId: BENCH_USER, transactionCount: 100_000 }), userId: BENCH_USER });
     const linkMs = msSince(begun);

@@ -1,15 +1,23 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { JobDefinition } from '../src/infrastructure/jobs/job.js';
 import type { BankLinkWebhookCode } from '../src/modules/link/bank-link.port.js';
 import { linkItemStreamId } from '../src/modules/link/link-items/link-item.js';
-import { SANDBOX_SIGNATURE_HEADER, SANDBOX_WEBHOOK_SECRET, signWebhook } from '../src/modules/link/sandbox-bank/index.js';
+import { SANDBOX_SIGNATURE_HEADER, signWebhook } from '../src/modules/link/sandbox-bank/index.js';
 import { sandboxWebhook } from '../src/modules/link/sandbox-bank/sandbox-webhook-rules.js';
 import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput } from '../src/modules/link/sync/bank-link-sync.job.js';
 import { serviceJobs } from '../src/service-jobs.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const LINK_TOKEN_KEY = randomBytes(32).toString('base64');
+/** The secret the sandbox signs its webhooks with, configured as an operator would. */
+const WEBHOOK_SECRET = randomBytes(32);
+/** What the source held as the sandbox's secret until issue 21: anyone could read it. */
+const SECRET_ONCE_IN_THE_SOURCE = 'ledgerline-sandbox-webhook-secret';
 const WEBHOOK_PATH = '/v1/webhooks/bank-link';
 
 /** The service's clock, held still and moved only by the tests. */
@@ -35,7 +43,7 @@ const recordingSyncs: typeof serviceJobs = (runtime) =>
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { LINK_TOKEN_KEY }, jobs: recordingSyncs });
+  t = await startTestApp({ clock, env: { LINK_TOKEN_KEY, SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET.toString('base64') }, jobs: recordingSyncs });
 }, 180_000);
 afterAll(() => t.close(), 180_000);
 
@@ -69,8 +77,8 @@ async function stateOf(key: string, linkItemId: string) {
   };
 }
 
-const signed = (code: BankLinkWebhookCode, linkItemId: string, options: { at?: Date; secret?: string; webhookId?: string } = {}) =>
-  signWebhook(sandboxWebhook(linkItemId, code, options.at ?? now, options.webhookId), options.secret ?? SANDBOX_WEBHOOK_SECRET, options.at ?? now);
+const signed = (code: BankLinkWebhookCode, linkItemId: string, options: { at?: Date; secret?: Buffer; webhookId?: string } = {}) =>
+  signWebhook(sandboxWebhook(linkItemId, code, options.at ?? now, options.webhookId), options.secret ?? WEBHOOK_SECRET, options.at ?? now);
 
 /** POSTs a body as the provider does (no user credential), checks the answer against the OpenAPI document, and waits for the read models. */
 async function deliver(rawBody: string, headers: Record<string, string>) {
@@ -172,7 +180,8 @@ describe('the provider’s webhook endpoint', () => {
     const good = signed('ITEM_LOGIN_REQUIRED', item.linkItemId);
     const refusals: Array<[string, string, Record<string, string>]> = [
       ['no signature', good.rawBody, { 'content-type': 'application/json' }],
-      ['another secret', ...signedParts(signed('ITEM_LOGIN_REQUIRED', item.linkItemId, { secret: 'not-the-sandbox-secret' }))],
+      ['another secret', ...signedParts(signed('ITEM_LOGIN_REQUIRED', item.linkItemId, { secret: randomBytes(32) }))],
+      ['the secret the source once held', ...signedParts(signed('ITEM_LOGIN_REQUIRED', item.linkItemId, { secret: Buffer.from(SECRET_ONCE_IN_THE_SOURCE) }))],
       ['a tampered body', good.rawBody.replace('ITEM_LOGIN_REQUIRED', 'ERROR'), good.headers],
       ['a body re-serialised', JSON.stringify(JSON.parse(good.rawBody), null, 1), good.headers],
       ['signed 301 s before the service’s clock', ...signedParts(signed('ITEM_LOGIN_REQUIRED', item.linkItemId, { at: new Date(now.getTime() - 301_000) }))],
@@ -266,6 +275,118 @@ describe('the provider’s webhook endpoint', () => {
   }, 60_000);
 });
 
+describe('what a signed webhook may hold', () => {
+  const loginRequired = (linkItemId: string, error: { error_code: string; error_message?: string }, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'ITEM_LOGIN_REQUIRED', webhook_id: randomUUID(), item_id: linkItemId, error, environment: 'sandbox', ...extra });
+  const receivedIds = async (linkItemId: string) =>
+    (await t.runtime.database.db.selectFrom('bank_link_webhooks_received').select('webhook_id').where('link_item_id', '=', linkItemId).execute()).map((row) => row.webhook_id).sort();
+
+  it('bounds the code to 64 characters, the error code to 128 and the error message to 1,000: longer → 400 and nothing stored', async () => {
+    const { key, item } = await userWithItem('ins_100001');
+    const eventsBefore = await itemEvents(item.id);
+    const receivedBefore = await receivedIds(item.linkItemId);
+    const tooLong: Array<[string, string]> = [
+      ['a 65-character code', JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'C'.repeat(65), webhook_id: randomUUID(), item_id: item.linkItemId })],
+      ['a 129-character error code', loginRequired(item.linkItemId, { error_code: 'E'.repeat(129), error_message: 'm' })],
+      ['a 1,001-character error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'm'.repeat(1001) })],
+    ];
+    for (const [label, rawBody] of tooLong) {
+      const delivery = signRaw(rawBody);
+      const response = await deliver(delivery.rawBody, delivery.headers);
+      expect([label, response.status, response.body]).toEqual([label, 400, { code: 'BAD_REQUEST', error: expect.any(String) }]);
+    }
+    expect(await itemEvents(item.id)).toEqual(eventsBefore);
+    expect(await receivedIds(item.linkItemId)).toEqual(receivedBefore);
+    expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
+
+    // At the bounds, each is received.
+    const unknownCode = signRaw(JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'C'.repeat(64), webhook_id: randomUUID(), item_id: item.linkItemId }));
+    expect((await deliver(unknownCode.rawBody, unknownCode.headers)).body).toEqual({ success: true, message: 'Webhook received and ignored' });
+    const longest = signRaw(loginRequired(item.linkItemId, { error_code: 'E'.repeat(128), error_message: 'm'.repeat(1000) }));
+    expect((await deliver(longest.rawBody, longest.headers)).body).toEqual({ success: true, message: 'Webhook received' });
+    const [recorded] = (await t.runtime.eventStore.readStream(linkItemStreamId(item.id))).filter((event) => event.type === 'LinkItemLoginRequired');
+    expect(recorded.data).toMatchObject({ error: { errorCode: 'E'.repeat(128), errorMessage: 'm'.repeat(1000) } });
+  }, 60_000);
+
+  it('answers 400 to a correctly signed body holding NUL or a lone surrogate anywhere, and stores nothing', async () => {
+    const { key, item } = await userWithItem('ins_100002');
+    const eventsBefore = await itemEvents(item.id);
+    const receivedBefore = await receivedIds(item.linkItemId);
+    const unstorable: Array<[string, string]> = [
+      ['NUL in the error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'bad\u0000login' })],
+      ['a lone surrogate in the error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'bad \ud800 login' })],
+      ['a lone low surrogate in the error code', loginRequired(item.linkItemId, { error_code: 'ITEM\udc00', error_message: 'x' })],
+      ['NUL in the code', JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'LOGIN_REPAIRED\u0000', webhook_id: randomUUID(), item_id: item.linkItemId })],
+      ['a lone surrogate in an unknown code', JSON.stringify({ webhook_type: 'ITEM', webhook_code: '\ud83d', webhook_id: randomUUID(), item_id: item.linkItemId })],
+      ['NUL in a field nobody reads', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED' }, { environment: '\u0000' })],
+      ['a lone surrogate in a key', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED' }, { ['note\udfff']: 1 })],
+      ['NUL deep in an array', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED' }, { extra: [[{ a: ['\u0000'] }]] })],
+    ];
+    for (const [label, rawBody] of unstorable) {
+      // JSON.stringify writes NUL and a lone surrogate as \\u escapes: the JSON text is valid, its strings are not storable.
+      const delivery = signRaw(rawBody);
+      const response = await deliver(delivery.rawBody, delivery.headers);
+      expect([label, response.status, response.body]).toEqual([label, 400, { code: 'BAD_REQUEST', error: expect.any(String) }]);
+    }
+    expect(await itemEvents(item.id)).toEqual(eventsBefore);
+    expect(await receivedIds(item.linkItemId)).toEqual(receivedBefore);
+    expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
+    // A paired surrogate is a character like any other.
+    const emoji = signRaw(loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'log in again \ud83d\ude00' }));
+    expect((await deliver(emoji.rawBody, emoji.headers)).body).toEqual({ success: true, message: 'Webhook received' });
+  }, 60_000);
+});
+
+describe('a service with no SANDBOX_WEBHOOK_SECRET', () => {
+  let own: TestApp;
+  let dataDir: string;
+  const logLines: Array<Record<string, unknown>> = [];
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'webhook-secret-'));
+    const logTo = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    own = await startTestApp({ clock, env: { LINK_TOKEN_KEY, DATA_DIR: dataDir }, logTo });
+  }, 180_000);
+  afterAll(() => own.close(), 180_000);
+
+  it('generates its secret once into DATA_DIR/sandbox-webhook.key (0600) and verifies webhooks with it; the secret the source once held is refused', async () => {
+    const file = path.join(dataDir, 'sandbox-webhook.key');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const secret = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    expect(secret).toHaveLength(32);
+
+    const { key } = await own.newUser();
+    const { publicToken } = (await own.as(key).post('/v1/sandbox/public-token', { institutionId: 'ins_100004' }).expect(200)).body as { publicToken: string };
+    const item = (await own.as(key).post('/v1/link/items', { publicToken }).expect(201)).body as { linkItemId: string };
+    // The first sync's thousands of events, projected before a write that waits for its read models.
+    await own.settle();
+    const post = (delivery: { rawBody: string; headers: Readonly<Record<string, string>> }) => request(own.server).post(WEBHOOK_PATH).set(delivery.headers).send(delivery.rawBody);
+    const forged = await post(signWebhook(sandboxWebhook(item.linkItemId, 'ITEM_LOGIN_REQUIRED', now), Buffer.from(SECRET_ONCE_IN_THE_SOURCE), now));
+    expect([forged.status, forged.body.error?.code]).toEqual([401, 'UNAUTHORIZED']);
+    const genuine = await post(signWebhook(sandboxWebhook(item.linkItemId, 'ITEM_LOGIN_REQUIRED', now), secret, now));
+    expect([genuine.status, genuine.body]).toEqual([200, { success: true, message: 'Webhook received' }]);
+    // The sandbox's own firing signs with the same secret.
+    await own.as(key).post(`/v1/sandbox/link/items/${encodeURIComponent(item.linkItemId)}/fire-webhook`, { code: 'LOGIN_REPAIRED' }).expect(200);
+  }, 60_000);
+
+  it("logs the webhook's code in clear (it is not a secret), while an OAuth code stays redacted", async () => {
+    const { key } = await own.newUser();
+    const { publicToken } = (await own.as(key).post('/v1/sandbox/public-token', { institutionId: 'ins_100005' }).expect(200)).body as { publicToken: string };
+    const item = (await own.as(key).post('/v1/link/items', { publicToken }).expect(201)).body as { linkItemId: string };
+    await own.settle();
+    await own.as(key).post(`/v1/sandbox/link/items/${encodeURIComponent(item.linkItemId)}/fire-webhook`, { code: 'NEW_ACCOUNTS_AVAILABLE' }).expect(200);
+    const received = logLines.filter((line) => line.msg === 'bank-link webhook received' && line.linkItemId === item.linkItemId);
+    expect(received).toEqual([expect.objectContaining({ webhookCode: 'NEW_ACCOUNTS_AVAILABLE', outcome: 'applied' })]);
+    expect(JSON.stringify(received)).not.toContain('[redacted]');
+    own.runtime.log.info({ code: 'oauth-code-1f2e' }, 'an OAuth callback');
+    expect(logLines.find((line) => line.msg === 'an OAuth callback')).toMatchObject({ code: '[redacted]' });
+  }, 60_000);
+});
+
 describe('bank-link webhooks with no provider configured', () => {
   let none: TestApp;
   beforeAll(async () => {
@@ -287,9 +408,9 @@ function signedParts(delivery: { rawBody: string; headers: Readonly<Record<strin
 }
 
 /** Any body signed with the sandbox's scheme and secret, at the service's time: a well-signed body the sandbox would never send. */
-function signRaw(rawBody: string): { rawBody: string; headers: Record<string, string> } {
+function signRaw(rawBody: string, secret: Buffer = WEBHOOK_SECRET): { rawBody: string; headers: Record<string, string> } {
   const seconds = String(Math.floor(now.getTime() / 1000));
-  const mac = createHmac('sha256', SANDBOX_WEBHOOK_SECRET).update(`${seconds}.${rawBody}`).digest('hex');
+  const mac = createHmac('sha256', secret).update(`${seconds}.${rawBody}`).digest('hex');
   return { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${seconds},v1=${mac}` } };
 }
 

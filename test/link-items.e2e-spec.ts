@@ -190,7 +190,7 @@ describe('bank link: the link flow and linked accounts', () => {
 
     expect((await restarted.as(key).get('/v1/link/items').expect(200)).body.items).toEqual([item]);
     expect((await restarted.as(key).get('/v1/accounts').expect(200)).body.accounts).toEqual(accountsBefore);
-    const provider = createPersistentSandboxBank(restarted.runtime.database.db, { clock: { now: () => new Date() } });
+    const provider = createPersistentSandboxBank(restarted.runtime.database.db, { clock: { now: () => new Date() }, webhookSecret: randomBytes(32) });
     expect(await provider.getItemStatus(accessToken)).toEqual({ status: 'ok' });
     const page = await provider.syncTransactions({ accessToken, count: 5 });
     expect(page.added.length + page.modified.length + page.removed.length).toBeGreaterThan(0);

@@ -37,6 +37,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ LINK_TOKEN_KEY: 'short' })).toThrow(/^LINK_TOKEN_KEY must be 32 random bytes/);
   });
 
+  it('reads the sandbox webhook secret as 32 bytes in base64 or hex, absent by default', () => {
+    expect(loadConfig({}).sandboxWebhookSecret).toBeNull();
+    const secret = Buffer.alloc(32, 5);
+    expect(loadConfig({ SANDBOX_WEBHOOK_SECRET: secret.toString('base64') }).sandboxWebhookSecret).toEqual(secret);
+    expect(loadConfig({ SANDBOX_WEBHOOK_SECRET: ` ${secret.toString('hex')} ` }).sandboxWebhookSecret).toEqual(secret);
+    for (const wrong of ['ledgerline-sandbox-webhook-secret', Buffer.alloc(16, 5).toString('base64'), 'z'.repeat(64)]) {
+      expect(() => loadConfig({ SANDBOX_WEBHOOK_SECRET: wrong })).toThrow(/^SANDBOX_WEBHOOK_SECRET must be 32 random bytes written as base64 \(44 characters\) or hex \(64\)/);
+    }
+  });
+
   it('reads how often linked items are synced on their own: hourly by default, 0 for never, at most daily', () => {
     expect(loadConfig({}).bankLinkSyncIntervalMinutes).toBe(60);
     expect(loadConfig({ BANK_LINK_SYNC_INTERVAL_MINUTES: '0' }).bankLinkSyncIntervalMinutes).toBe(0);

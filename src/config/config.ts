@@ -39,6 +39,8 @@ export interface AppConfig {
   readonly bankLinkProvider: BankLinkProviderName;
   /** 32 bytes sealing the providers' access tokens; absent: a key generated and kept in `dataDir`. */
   readonly linkTokenKey: Buffer | null;
+  /** 32 bytes the sandbox bank-link provider signs its webhooks with (and the receiver verifies them with); absent: generated and kept in `dataDir`. */
+  readonly sandboxWebhookSecret: Buffer | null;
   /** Every linked item is synced this often without being asked (minutes, at most a day); 0 turns it off. */
   readonly bankLinkSyncIntervalMinutes: number;
   /** Transaction changes of one user within this window share one recurring-stream refresh, run when it ends (ms). */
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     oauthProviders,
     bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
+    sandboxWebhookSecret: key32(env, 'SANDBOX_WEBHOOK_SECRET'),
     bankLinkSyncIntervalMinutes: integer(env, 'BANK_LINK_SYNC_INTERVAL_MINUTES', 60, 0, 1440),
     recurringRefreshDebounceMs: integer(env, 'RECURRING_REFRESH_DEBOUNCE_MS', 5000, 0, 600_000),
     quoteProvider: oneOf(env, 'QUOTE_PROVIDER', QUOTE_PROVIDERS, 'sandbox'),

@@ -5,6 +5,10 @@ import type { Database } from '../../infrastructure/database/schema.js';
 import type { BankLinkProvider } from './bank-link.port.js';
 import { AccessTokenSealer, loadAccessTokenKey } from './provider/access-token-sealer.js';
 import { createPersistentSandboxBank, type PersistentSandboxBank } from './provider/persistent-sandbox-bank.js';
+import { configuredOrKeptKey } from '../../infrastructure/secrets/data-dir-key.js';
+
+/** Where the sandbox's webhook secret is kept when SANDBOX_WEBHOOK_SECRET is not set. */
+export const SANDBOX_WEBHOOK_SECRET_FILE = 'sandbox-webhook.key';
 
 export const BANK_LINK = Symbol('BankLink');
 
@@ -21,6 +25,7 @@ export interface BankLink {
 export async function createBankLink(config: AppConfig, db: Kysely<Database>, clock: Clock): Promise<BankLink> {
   const sealer = new AccessTokenSealer(await loadAccessTokenKey(config.linkTokenKey, config.dataDir));
   if (config.bankLinkProvider === 'none') return { providerName: 'none', provider: null, sandbox: null, sealer };
-  const sandbox = createPersistentSandboxBank(db, { clock });
+  const webhookSecret = await configuredOrKeptKey(config.sandboxWebhookSecret, config.dataDir, SANDBOX_WEBHOOK_SECRET_FILE);
+  const sandbox = createPersistentSandboxBank(db, { clock, webhookSecret });
   return { providerName: 'sandbox', provider: sandbox, sandbox, sealer };
 }

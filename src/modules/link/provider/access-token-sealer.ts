@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { configuredOrKeptKey } from '../../../infrastructure/secrets/data-dir-key.js';
 
 /**
  * The service must give an item's access token back to its provider on every sync, so it cannot
@@ -30,21 +29,7 @@ const boundTo = (provider: string, linkItemId: string) => Buffer.from(`${provide
 
 export const LINK_TOKEN_KEY_FILE = 'link-token.key';
 
-/**
- * LINK_TOKEN_KEY when configured; otherwise the key kept in DATA_DIR, created on first use
- * (exclusively, so processes starting together agree on one). Several machines on one database
- * need LINK_TOKEN_KEY: a key file is local to its machine.
- */
-export async function loadAccessTokenKey(configured: Buffer | null, dataDir: string): Promise<Buffer> {
-  if (configured) return configured;
-  const file = path.join(dataDir, LINK_TOKEN_KEY_FILE);
-  await mkdir(dataDir, { recursive: true });
-  try {
-    await writeFile(file, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key; remove it only if no item was linked with it`);
-  return key;
+/** LINK_TOKEN_KEY when configured; otherwise the key kept in DATA_DIR/link-token.key. */
+export function loadAccessTokenKey(configured: Buffer | null, dataDir: string): Promise<Buffer> {
+  return configuredOrKeptKey(configured, dataDir, LINK_TOKEN_KEY_FILE);
 }

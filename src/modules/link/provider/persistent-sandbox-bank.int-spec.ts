@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createMigratedDatabase } from '../../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import { BankLinkError, type ExchangedItem, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
@@ -8,6 +8,7 @@ let connection: DatabaseConnection;
 let drop: () => Promise<void>;
 let at = Date.parse('2026-11-20T10:00:00.000Z');
 const clock = { now: () => new Date(at) };
+const webhookSecret = randomBytes(32);
 /** The user the link flows here run for: tokens are exchanged by the user they were issued to. */
 const USER = 'user-1';
 /** Two adapters on one database: two instances (or an instance and a worker) of the service. */
@@ -21,8 +22,8 @@ beforeAll(async () => {
     await connection.close();
     await migrated.database.drop();
   };
-  one = createPersistentSandboxBank(connection.db, { clock });
-  other = createPersistentSandboxBank(connection.db, { clock });
+  one = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
+  other = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
 });
 afterAll(() => drop());
 
@@ -109,7 +110,7 @@ describe('the sandbox bank kept in PostgreSQL', () => {
     at = Date.parse('2026-11-20T10:00:00.000Z');
     const item = await one.exchangePublicToken({ publicToken: await one.createPublicToken({ userId: USER, institutionId: 'ins_100001' }), userId: USER });
     await connection.db.updateTable('sandbox_bank_items').set({ horizon_days: null }).where('item_id', '=', item.itemId).execute();
-    const fresh = createPersistentSandboxBank(connection.db, { clock });
+    const fresh = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
     const linkDay = await fresh.itemHistory(item.itemId);
     at = Date.parse('2027-01-20T10:00:00.000Z');
     expect(await fresh.itemHistory(item.itemId)).toEqual(linkDay);
@@ -260,7 +261,7 @@ describe('the sandbox bank kept in PostgreSQL', () => {
       expect(item.accounts.map((account) => account.linkAccountId)).not.toContain(added.linkAccountId);
       expect(await one.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
       expect(await other.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
-      const fresh = createPersistentSandboxBank(connection.db, { clock });
+      const fresh = createPersistentSandboxBank(connection.db, { clock, webhookSecret });
       expect(await fresh.getAccounts(reconnected.accessToken)).toEqual(reconnected.accounts);
       expect((await fresh.itemHistory(item.itemId)).accounts).toEqual([...historyBefore.accounts, { ...added, openingBalance: '1000.00' }]);
       // The new account has no transactions: the sync log is the same.

@@ -10,11 +10,11 @@ import {
   type PublicTokenRequest,
   parseWebhookBody,
   SANDBOX_INSTITUTIONS,
-  SANDBOX_WEBHOOK_SECRET,
   type SandboxBank,
   type SandboxHistory,
   signWebhook,
   verifyWebhookSignature,
+  type WebhookSecret,
 } from '../sandbox-bank/index.js';
 import { RecentItems } from '../sandbox-bank/recent-items.cache.js';
 import { sandboxWebhook, statusAfter } from '../sandbox-bank/sandbox-webhook-rules.js';
@@ -36,7 +36,8 @@ export interface PersistentSandboxBankOptions {
   readonly clock: Clock;
   /** Days each new item lives on after its link day; SANDBOX_HORIZON_DAYS unless a test says otherwise. */
   readonly horizonDays?: number;
-  readonly webhookSecret?: string;
+  /** What the sandbox signs its webhooks with and the receiver verifies them with: every instance on one database needs the same. */
+  readonly webhookSecret: WebhookSecret;
   readonly publicTokenTtlMs?: number;
 }
 
@@ -85,7 +86,7 @@ const GENERATOR_USER = 'sandbox-generator';
  * PostgreSQL. Tokens are random and stored only as SHA-256 hashes: the sandbox only compares them.
  */
 export function createPersistentSandboxBank(db: Kysely<Database>, options: PersistentSandboxBankOptions): PersistentSandboxBank {
-  const secret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
+  const secret = options.webhookSecret;
   const publicTokenTtlMs = options.publicTokenTtlMs ?? PUBLIC_TOKEN_TTL_MS;
   const horizonDays = options.horizonDays ?? SANDBOX_HORIZON_DAYS;
   const opened = new RecentItems<Promise<OpenedItem>>(CACHED_ITEMS, CACHED_TRANSACTIONS);

@@ -11,10 +11,9 @@ export {
   checkTransactionCount,
   createSandboxBank,
   MAX_TRANSACTION_COUNT,
-  SANDBOX_WEBHOOK_SECRET,
   type FiredWebhook,
   type PublicTokenRequest,
   type SandboxBank,
   type SandboxBankOptions,
 } from './sandbox-bank.provider.js';
-export { SANDBOX_SIGNATURE_HEADER, signWebhook, verifyWebhookSignature, parseWebhookBody, type SignedWebhook } from './sandbox-webhooks.js';
+export { SANDBOX_SIGNATURE_HEADER, signWebhook, verifyWebhookSignature, parseWebhookBody, type SignedWebhook, type WebhookSecret } from './sandbox-webhooks.js';

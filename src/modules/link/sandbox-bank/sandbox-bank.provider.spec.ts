@@ -87,7 +87,9 @@ describe('the sandbox bank', () => {
     expect(bank.verifyWebhook(fired.rawBody, upperCased, now)).toBe(true);
     expect(bank.verifyWebhook(fired.rawBody.replace(item.itemId, 'someone-else'), fired.headers, now)).toBe(false);
     expect(bank.verifyWebhook(`${fired.rawBody} `, fired.headers, now)).toBe(false);
-    expect(createSandboxBank({ seed: 3, asOf, webhookSecret: 'other' }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
+    expect(createSandboxBank({ seed: 3, asOf, webhookSecret: Buffer.from('other') }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
+    // Without a secret of its own, each sandbox draws one: nobody else's webhooks verify with it.
+    expect(createSandboxBank({ seed: 3, asOf }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
     expect(bank.verifyWebhook(fired.rawBody, {}, now)).toBe(false);
     expect(bank.verifyWebhook(fired.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=abc' }, now)).toBe(false);
   });

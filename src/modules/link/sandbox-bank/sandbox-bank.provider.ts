@@ -16,12 +16,11 @@ import { SANDBOX_INSTITUTIONS, findSandboxInstitution } from './sandbox-institut
 import { accountsOnDay, clampToLedger, historyOnDay } from './sandbox-history-on-day.js';
 import { buildSyncLog, revealedLength, DEFAULT_CATCH_UP_DAYS, type SyncLog } from './sandbox-sync-log.js';
 import { decodeCursor, readSyncPage, DEFAULT_SYNC_COUNT } from './sandbox-sync.js';
-import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook } from './sandbox-webhooks.js';
+import { randomBytes } from 'node:crypto';
+import { parseWebhookBody, signWebhook, verifyWebhookSignature, type SignedWebhook, type WebhookSecret } from './sandbox-webhooks.js';
 import { SANDBOX_ITEM_ERRORS, sandboxWebhook, statusAfter } from './sandbox-webhook-rules.js';
 import { opaqueIdFactory } from './opaque-id.factory.js';
 import { newlyOpenedAccounts } from './sandbox-new-accounts.js';
-
-export const SANDBOX_WEBHOOK_SECRET = 'ledgerline-sandbox-webhook-secret';
 
 export interface SandboxBankOptions {
   readonly seed: number;
@@ -34,7 +33,8 @@ export interface SandboxBankOptions {
   readonly horizonDays?: number;
   /** Stamps link-token expiry and webhooks and tells the day; defaults to noon UTC on `asOf`. */
   readonly clock?: { now(): Date };
-  readonly webhookSecret?: string;
+  /** What its webhooks are signed with; a random one of its own by default (it verifies its own). */
+  readonly webhookSecret?: WebhookSecret;
   readonly catchUpDays?: number;
 }
 
@@ -114,7 +114,7 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
   const clock = options.clock ?? { now: () => new Date(asOfDay * DAY_MS + DAY_MS / 2) };
   /** The UTC day of the clock, as a day number. */
   const today = (): number => Math.floor(clock.now().getTime() / DAY_MS);
-  const secret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
+  const secret = options.webhookSecret ?? randomBytes(32);
   const catchUpDays = options.catchUpDays ?? DEFAULT_CATCH_UP_DAYS;
   const itemIds = opaqueIdFactory(hashSeed(options.seed, 'items'));
   const items = new Map<string, SandboxItem>();

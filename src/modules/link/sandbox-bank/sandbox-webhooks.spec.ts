@@ -1,7 +1,7 @@
 import { parseWebhookBody, SANDBOX_SIGNATURE_HEADER, signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from './sandbox-webhooks.js';
 import { sandboxWebhook } from './sandbox-webhook-rules.js';
 
-const secret = 'a-secret';
+const secret = Buffer.from('a-secret');
 const signedAt = new Date('2026-11-20T15:30:00.000Z');
 const secondsAfter = (seconds: number) => new Date(signedAt.getTime() + seconds * 1000);
 
@@ -22,7 +22,7 @@ describe('sandbox webhook signature', () => {
     const spliced = { [SANDBOX_SIGNATURE_HEADER]: `t=${Math.floor(signedAt.getTime() / 1000)},v1=${newMac}` };
     expect(verifyWebhookSignature(restamped.rawBody, spliced, secret, signedAt)).toBe(false);
     expect(verifyWebhookSignature(signed.rawBody.replace('item-1', 'item-2'), signed.headers, secret, signedAt)).toBe(false);
-    expect(verifyWebhookSignature(signed.rawBody, signed.headers, 'another-secret', signedAt)).toBe(false);
+    expect(verifyWebhookSignature(signed.rawBody, signed.headers, Buffer.from('another-secret'), signedAt)).toBe(false);
     expect(verifyWebhookSignature(signed.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 'v1=00' }, secret, signedAt)).toBe(false);
   });
 });

@@ -43,10 +43,13 @@ export function webhookWireBody(webhook: BankLinkWebhook): WireBody {
   }
 }
 
-const signature = (secret: string, timestamp: string, rawBody: string): string =>
+/** The key both ends of the sandbox's webhooks share: the sandbox signs with it, the receiver verifies. */
+export type WebhookSecret = Buffer;
+
+const signature = (secret: WebhookSecret, timestamp: string, rawBody: string): string =>
   createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 
-export function signWebhook(webhook: BankLinkWebhook, secret: string, at: Date): SignedWebhook {
+export function signWebhook(webhook: BankLinkWebhook, secret: WebhookSecret, at: Date): SignedWebhook {
   const rawBody = JSON.stringify(webhookWireBody(webhook));
   const timestamp = String(Math.floor(at.getTime() / 1000));
   return {
@@ -66,7 +69,7 @@ function headerValue(headers: WebhookHeaders, name: string): string | undefined 
 const SIGNATURE = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 
 /** True only for a signature of exactly this body, made within the tolerance of `now` (either side). */
-export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: string, now: Date): boolean {
+export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders, secret: WebhookSecret, now: Date): boolean {
   const match = SIGNATURE.exec(headerValue(headers, SANDBOX_SIGNATURE_HEADER) ?? '');
   if (match === null) return false;
   const signedAtSeconds = Number(match[1]);

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BANK_LINK_WEBHOOK_CODES } from '../bank-link.port.js';
+import { WEBHOOK_CODE_MAX_LENGTH, WEBHOOK_ERROR_CODE_MAX_LENGTH, WEBHOOK_ERROR_MESSAGE_MAX_LENGTH } from './bank-link-webhook.limits.js';
 
 /** Documentation only: the body is verified as raw bytes and read by the provider adapter, never by the validation pipe. */
 class BankLinkWebhookErrorBody {
-  @ApiProperty({ example: 'ITEM_LOGIN_REQUIRED' }) error_code!: string;
-  @ApiPropertyOptional({ example: 'the login details of this item have changed' }) error_message?: string;
+  @ApiProperty({ maxLength: WEBHOOK_ERROR_CODE_MAX_LENGTH, example: 'ITEM_LOGIN_REQUIRED' }) error_code!: string;
+  @ApiPropertyOptional({ maxLength: WEBHOOK_ERROR_MESSAGE_MAX_LENGTH, example: 'the login details of this item have changed' }) error_message?: string;
 }
 
 export class BankLinkWebhookBody {
@@ -15,6 +16,7 @@ export class BankLinkWebhookBody {
   item_id!: string;
 
   @ApiProperty({
+    maxLength: WEBHOOK_CODE_MAX_LENGTH,
     example: 'ITEM_LOGIN_REQUIRED',
     description: `Acted on: ${BANK_LINK_WEBHOOK_CODES.join(', ')}. Any other code is acknowledged (200) and ignored.`,
   })

@@ -18,12 +18,15 @@ import { linkItemDecider } from '../link-items/link-item.decider.js';
 import { linkItemStreamId } from '../link-items/link-item.js';
 import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 import { effectOfWebhook } from './bank-link-webhook.effects.js';
+import { unacceptableWebhook } from './bank-link-webhook.limits.js';
 
 export type IgnoredWebhookReason = 'unrecognised' | 'unknown item' | 'disconnected item';
 
-/** What became of a delivery. Only `rejected` is not a 200: the provider retries anything else. */
+/** What became of a delivery. `rejected` (401) and `malformed` (400) are not a 200: the provider retries anything else. */
 export type WebhookReceipt =
   | { readonly outcome: 'rejected' }
+  /** Correctly signed, but holding what the service does not store (docs/decisions/0028): nothing done, nothing recorded. */
+  | { readonly outcome: 'malformed'; readonly problem: string }
   /** `position`: the last event appended, null when the item already was in that state or a sync was queued. */
   | { readonly outcome: 'applied'; readonly position: GlobalPosition | null }
   | { readonly outcome: 'duplicate' }
@@ -60,7 +63,13 @@ export class BankLinkWebhookReceiver {
       return { outcome: 'rejected' };
     }
     const webhook = provider.parseWebhook(rawBody);
-    const about = { requestId, webhookId: webhook.webhookId, code: webhook.code === 'UNRECOGNISED' ? webhook.rawCode : webhook.code, linkItemId: webhook.itemId };
+    const problem = unacceptableWebhook(rawBody, webhook);
+    if (problem !== null) {
+      this.log.warn({ requestId, provider: this.bankLink.providerName, problem }, 'bank-link webhook refused: signed, but not what the service stores');
+      return { outcome: 'malformed', problem };
+    }
+    // `webhookCode`, not `code`: a top-level `code` is redacted as an OAuth code would be, and this one is no secret.
+    const about = { requestId, webhookId: webhook.webhookId, webhookCode: webhook.code === 'UNRECOGNISED' ? webhook.rawCode : webhook.code, linkItemId: webhook.itemId };
     if (webhook.webhookId !== null && (await this.alreadyReceived(webhook.webhookId))) {
       this.log.info(about, 'bank-link webhook already received: nothing done again');
       return { outcome: 'duplicate' };

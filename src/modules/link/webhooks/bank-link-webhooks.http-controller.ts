@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post, type RawBodyRequest, Req, UnsupportedMediaTypeException } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { DomainRuleError } from '../../../core/errors.js';
 import { Public } from '../../../infrastructure/http/api-key.guard.js';
 import { UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { FlatErrorBody, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
@@ -7,9 +8,10 @@ import { carriesJsonBody, MAX_BODY_TEXT, MAX_JSON_DEPTH } from '../../../infrast
 import type { RequestWithContext } from '../../../infrastructure/http/request-context.middleware.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { BankLinkWebhookBody } from './bank-link-webhook.body.js';
+import { WEBHOOK_CODE_MAX_LENGTH, WEBHOOK_ERROR_CODE_MAX_LENGTH, WEBHOOK_ERROR_MESSAGE_MAX_LENGTH } from './bank-link-webhook.limits.js';
 import { BankLinkWebhookReceiver, type WebhookReceipt } from './bank-link-webhook.receiver.js';
 
-const MESSAGES: Record<Exclude<WebhookReceipt['outcome'], 'rejected'>, string> = {
+const MESSAGES: Record<Exclude<WebhookReceipt['outcome'], 'rejected' | 'malformed'>, string> = {
   applied: 'Webhook received',
   duplicate: 'Webhook already received: nothing done again',
   ignored: 'Webhook received and ignored',
@@ -45,7 +47,14 @@ export class BankLinkWebhooksHttpController {
   })
   @ApiBody({ type: BankLinkWebhookBody })
   @ApiOkResponse({ type: SuccessResponse, description: 'Received: applied, already received, or ignored (the message says which)' })
-  @ApiResponse({ status: 400, description: `The body is not valid JSON or nests deeper than ${MAX_JSON_DEPTH} levels (BAD_REQUEST), refused at the edge before the signature is checked`, schema: flat })
+  @ApiResponse({
+    status: 400,
+    description:
+      `BAD_REQUEST: the body is not valid JSON or nests deeper than ${MAX_JSON_DEPTH} levels (refused at the edge, before the signature is checked); or, correctly signed, ` +
+      `a string anywhere in it holds NUL (U+0000) or a lone UTF-16 surrogate, or webhook_code is longer than ${WEBHOOK_CODE_MAX_LENGTH} characters, error.error_code than ` +
+      `${WEBHOOK_ERROR_CODE_MAX_LENGTH} or error.error_message than ${WEBHOOK_ERROR_MESSAGE_MAX_LENGTH}. Nothing is done or recorded.`,
+    schema: flat,
+  })
   @ApiResponse({ status: 401, description: 'The signature is missing, wrong, or made more than 5 minutes from the service’s clock (UNAUTHORIZED); nothing changed', schema: { $ref: getSchemaPath(NestedErrorBody) } })
   @ApiResponse({ status: 413, description: `The body is larger than ${MAX_BODY_TEXT} (PAYLOAD_TOO_LARGE)`, schema: flat })
   @ApiResponse({ status: 415, description: 'The body is not application/json in UTF-8 (UNSUPPORTED_MEDIA_TYPE)', schema: flat })
@@ -56,6 +65,7 @@ export class BankLinkWebhooksHttpController {
     const rawBody = request.rawBody?.toString('utf8') ?? '';
     const receipt = await this.receiver.receive(rawBody, request.headers, request.id);
     if (receipt.outcome === 'rejected') throw new UnauthorizedError();
+    if (receipt.outcome === 'malformed') throw new DomainRuleError('BAD_REQUEST', receipt.problem);
     return { success: true, message: MESSAGES[receipt.outcome] };
   }
 }

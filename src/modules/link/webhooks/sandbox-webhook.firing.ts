@@ -50,6 +50,8 @@ export class SandboxWebhookFiring {
         throw new NotFoundError('Link item');
       case 'rejected':
         throw new Error('The sandbox’s own webhook did not verify: its secret or clock differs from the receiver’s');
+      case 'malformed':
+        throw new Error(`The sandbox’s own webhook was refused: ${receipt.problem}`);
       default: {
         const unreachable: never = receipt;
         throw new Error(`Unknown webhook receipt ${JSON.stringify(unreachable)}`);
