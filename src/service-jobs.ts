@@ -2,6 +2,7 @@ import type { JobDefinition, JobQueue } from './infrastructure/jobs/job.js';
 import type { JobTrace } from './infrastructure/jobs/job-trace.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
+import { expiredTokensPruneJob } from './modules/housekeeping/expired-tokens-prune.job.js';
 import { type BrokerageLink, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
 import { brokerageSyncJob } from './modules/brokerage/sync/brokerage-sync.job.js';
 import { scheduledBrokerageSyncJob } from './modules/brokerage/sync/scheduled-brokerage-sync.job.js';
@@ -28,5 +29,6 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
     scheduledBrokerageSyncJob({ ...runtime, brokerageLink: openBrokerageLink, everyMinutes: runtime.config.brokerageSyncIntervalMinutes }) as JobDefinition<never>,
     recurringRefreshJob(runtime) as JobDefinition<never>,
     overdueStreamsSweepJob(runtime) as JobDefinition<never>,
+    expiredTokensPruneJob(runtime) as JobDefinition<never>,
   ];
 }

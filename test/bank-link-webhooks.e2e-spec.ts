@@ -10,6 +10,7 @@ import { linkItemStreamId } from '../src/modules/link/link-items/link-item.js';
 import { SANDBOX_SIGNATURE_HEADER, signWebhook } from '../src/modules/link/sandbox-bank/index.js';
 import { sandboxWebhook } from '../src/modules/link/sandbox-bank/sandbox-webhook-rules.js';
 import { BANK_LINK_SYNC_JOB, type BankLinkSyncInput } from '../src/modules/link/sync/bank-link-sync.job.js';
+import { EXPIRED_TOKENS_PRUNE_JOB } from '../src/modules/housekeeping/expired-tokens-prune.job.js';
 import { serviceJobs } from '../src/service-jobs.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -272,6 +273,34 @@ describe('the provider’s webhook endpoint', () => {
     const afterDisconnect = signed('ITEM_LOGIN_REQUIRED', item.linkItemId);
     expect((await deliver(afterDisconnect.rawBody, afterDisconnect.headers)).body).toEqual({ success: true, message: 'Webhook received and ignored' });
     expect((await itemEvents(item.id)).at(-1)).toBe('LinkItemDisconnected');
+  }, 60_000);
+});
+
+describe('received webhook ids', () => {
+  it('are kept while a delivery of them could still verify, then pruned by the expired-tokens-prune job; a replay after that is stale (401)', async () => {
+    const { key, item } = await userWithItem('ins_100003');
+    const loginRequired = signed('ITEM_LOGIN_REQUIRED', item.linkItemId);
+    await deliver(loginRequired.rawBody, loginRequired.headers);
+    const webhookId = JSON.parse(loginRequired.rawBody).webhook_id as string;
+    const receivedRow = () => t.runtime.database.db.selectFrom('bank_link_webhooks_received').select('webhook_id').where('webhook_id', '=', webhookId).executeTakeFirst();
+    const prune = async () => {
+      await t.runtime.jobs.enqueue(EXPIRED_TOKENS_PRUNE_JOB, {}, { jobId: `prune-${randomUUID()}` });
+      await settle();
+    };
+
+    // Signed at most 5 minutes either side of the receiver's clock: a replay can verify up to 10 minutes after the first receipt.
+    now = new Date(now.getTime() + 10 * 60_000);
+    await prune();
+    expect(await receivedRow()).toEqual({ webhook_id: webhookId });
+    now = new Date(now.getTime() + 5 * 60_000 + 1000);
+    await prune();
+    expect(await receivedRow()).toBeUndefined();
+
+    const repaired = signed('LOGIN_REPAIRED', item.linkItemId);
+    await deliver(repaired.rawBody, repaired.headers);
+    const replay = await deliver(loginRequired.rawBody, loginRequired.headers);
+    expect([replay.status, replay.body.error?.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
   }, 60_000);
 });
 

@@ -17,6 +17,7 @@ import * as projectionRebuilds from './migrations/0014-projection-rebuilds.js';
 import * as apiKeyInvalidation from './migrations/0015-api-key-invalidation.js';
 import * as apiKeyInvalidationXid from './migrations/0016-api-key-invalidation-xid.js';
 import * as sandboxBankTokenOwners from './migrations/0020-sandbox-bank-token-owners.js';
+import * as expiryIndexes from './migrations/0021-expiry-indexes.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0015-api-key-invalidation': apiKeyInvalidation,
   '0016-api-key-invalidation-xid': apiKeyInvalidationXid,
   '0020-sandbox-bank-token-owners': sandboxBankTokenOwners,
+  '0021-expiry-indexes': expiryIndexes,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */
