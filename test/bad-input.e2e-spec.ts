@@ -1,13 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { SCOPES } from '../src/modules/identity/api-key.js';
+import { SANDBOX_SIGNATURE_HEADER } from '../src/modules/link/sandbox-bank/index.js';
 import { type HostileCase, planSweep, type ServedDocument } from './support/hostile-cases.js';
 import { mapWithConcurrency, RawHttpClient, type RawResponse } from './support/raw-http.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let raw: RawHttpClient;
+/** The sandbox's webhook secret, so that hostile webhook bodies can be signed and reach past the signature. */
+const WEBHOOK_SECRET = randomBytes(32);
 let key: string;
 let cardId: string;
 let transactionId: string;
@@ -23,7 +26,7 @@ async function newTransaction(owner: string, accountId: string, change: Record<s
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET.toString('base64') } });
   raw = await RawHttpClient.listen(t.server);
   // Every scope, key management included, so the key operations reach their validation too.
   ({ key } = await t.newUser([...SCOPES]));
@@ -158,6 +161,38 @@ async function connectBrokerage(): Promise<string> {
   const portal = await request(t.server).get(`${redirectUrl.pathname}${redirectUrl.search}`).redirects(0).expect(302);
   return new URL(portal.headers.location as string).searchParams.get('brokerageAuthorizationId') ?? '';
 }
+
+describe('bad-input sweep of the bank-link webhook, signed', () => {
+  it('answers every hostile body the provider could sign without a 5xx, as documented, and 400 to every one holding NUL or a lone surrogate', async () => {
+    const document = t.openApi.document as unknown as ServedDocument;
+    const cases = planSweep(document, { realId: () => undefined, foreignId: () => undefined }).cases.filter((entry) => entry.template === '/v1/webhooks/bank-link' && entry.body !== undefined);
+    expect(cases.length).toBeGreaterThanOrEqual(100);
+    const sign = (body: string | Buffer) => {
+      const seconds = String(Math.floor(Date.now() / 1000));
+      return `t=${seconds},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${seconds}.`).update(body).digest('hex')}`;
+    };
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let unstorable = 0;
+    await mapWithConcurrency(cases, 8, async (hostile: HostileCase) => {
+      const body = hostile.body as string | Buffer;
+      const response = await raw.send({ method: hostile.method, target: hostile.target, headers: { ...hostile.headers, [SANDBOX_SIGNATURE_HEADER]: sign(body) }, body });
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      const where = `[${hostile.label}] → ${response.status}`;
+      // Bytes that are not UTF-8 are read as text with U+FFFD in their place: not the bytes signed (401).
+      const signatureReachable = Buffer.from(body.toString()).equals(Buffer.from(body));
+      if (response.status >= 500 || (response.status === 401 && signatureReachable)) failures.push(`${where}: ${response.text.slice(0, 300)}`);
+      for (const problem of t.openApi.check(hostile.method, hostile.template, response.status, response.contentType, response.body)) failures.push(`${where}: ${problem}`);
+      if (/\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(body.toString())) {
+        unstorable += 1;
+        if (response.status !== 400) failures.push(`${where}: a body holding NUL or a lone surrogate must answer 400`);
+      }
+    });
+    console.info(`signed bank-link webhook sweep: ${cases.length} cases, ${unstorable} with NUL or a lone surrogate; ${[...statuses].sort(([a], [b]) => a - b).map(([status, times]) => `${status}×${times}`).join(' ')}`);
+    expect(failures.slice(0, 40)).toEqual([]);
+    expect(unstorable).toBeGreaterThan(0);
+  }, 300_000);
+});
 
 describe('bad-input sweep over the served OpenAPI document', () => {
   const CONCURRENCY = 8;
