@@ -55,7 +55,7 @@ export function selectTransactions(db: Kysely<Database>, userId: string) {
     .selectFrom('transactions as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
     .selectAll('t')
-    .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name'])
+    .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name', 'a.institution_logo', 'a.institution_url'])
     // The category is joined at read time, so a rename or a move shows on every transaction at once (decision 0011).
     .leftJoin('categories as c', (join) => join.onRef('c.id', '=', 't.category_id').onRef('c.user_id', '=', 't.user_id'))
     .leftJoin('category_groups as g', 'g.id', 'c.group_id')
