@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
 import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
+import { QueryKeysInterceptor } from './infrastructure/http/query-keys.interceptor.js';
 import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
 import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
@@ -72,6 +73,7 @@ export class AppModule {
         { provide: JOBS, useValue: runtime.jobs },
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
+        { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
         ExecuteAccountCommandHandler,
         ListAccountsHandler,
         GetAccountHandler,

@@ -131,9 +131,9 @@ export class AccountsHttpController {
   }
 
   @Get('balances/snapshots')
-  @ApiOperation({ operationId: 'listBalanceSnapshots', summary: 'End-of-day balances of non-brokerage accounts, oldest first' })
+  @ApiOperation({ operationId: 'listBalanceSnapshots', summary: 'End-of-day balances of every account but brokerage-linked ones (manual investment accounts included), oldest first' })
   @ApiOkResponse({ type: BalanceSnapshotListResponse })
-  @ApiErrors(401, 403, 422)
+  @ApiErrors(401, 403, 404, 422)
   snapshots(@CurrentPrincipal() principal: Principal, @Query() query: BalanceSnapshotQuery) {
     return this.queries.execute(new ListBalanceSnapshots(principal.user.id, query));
   }
