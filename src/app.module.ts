@@ -10,7 +10,7 @@ import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { ConsistentCommandBus } from './infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, READ_YOUR_WRITES, RUNTIME } from './infrastructure/runtime/tokens.js';
 import { ExecuteAccountCommandHandler } from './modules/accounts/account.commands.js';
-import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
+import { GetAccountHandler, GetAccountListItemHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
 import { BrokerageViewsHttpController } from './modules/brokerage/views/brokerage-views.http-controller.js';
@@ -77,6 +77,7 @@ export class AppModule {
         ExecuteAccountCommandHandler,
         ListAccountsHandler,
         GetAccountHandler,
+        GetAccountListItemHandler,
         ListBalanceSnapshotsHandler,
         ExecuteTransactionCommandHandler,
         ListTransactionsHandler,

@@ -26,6 +26,16 @@ export class GetAccount extends Query<AccountDetailResponse> {
   }
 }
 
+/** One account as GET /accounts lists it (what a create answers, beside the spec's own create fields). */
+export class GetAccountListItem extends Query<AccountListItemResponse> {
+  constructor(
+    readonly userId: string,
+    readonly accountId: string,
+  ) {
+    super();
+  }
+}
+
 @QueryHandler(ListAccounts)
 export class ListAccountsHandler implements IQueryHandler<ListAccounts> {
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
@@ -44,6 +54,17 @@ export class GetAccountHandler implements IQueryHandler<GetAccount> {
     const row = await findLiveAccount(this.db, userId, accountId);
     if (!row) throw new NotFoundError('Account');
     return toDetail(row);
+  }
+}
+
+@QueryHandler(GetAccountListItem)
+export class GetAccountListItemHandler implements IQueryHandler<GetAccountListItem> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, accountId }: GetAccountListItem) {
+    const row = await findLiveAccount(this.db, userId, accountId);
+    if (!row) throw new NotFoundError('Account');
+    return toListItem(row);
   }
 }
 

@@ -15,7 +15,7 @@ import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { ExecuteAccountCommand } from '../account.commands.js';
-import { GetAccount, ListAccounts } from '../account.queries.js';
+import { GetAccount, GetAccountListItem, ListAccounts } from '../account.queries.js';
 import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
 import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
 import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
@@ -43,7 +43,11 @@ export class AccountsHttpController {
   }
 
   @Post('accounts')
-  @ApiOperation({ operationId: 'createManualAccount', summary: "Create a manual account and seed today's balance snapshot" })
+  @ApiOperation({
+    operationId: 'createManualAccount',
+    summary: "Create a manual account and seed today's balance snapshot",
+    description: 'Answers the spec’s create fields (id, name, type, institution, mask, currency, balance, creditLimit) together with every field of the account as GET /accounts lists it (institution = institutionName, balance = current).',
+  })
   @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
   @ApiErrors(400, 401, 403, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
@@ -61,17 +65,8 @@ export class AccountsHttpController {
       creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
     };
     await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context), ACCOUNT_READ_MODELS);
-    return {
-      id: accountId,
-      name: data.name,
-      type: data.type,
-      subtype: data.subtype,
-      institution: data.institutionName,
-      mask: data.mask,
-      currency: data.currency,
-      balance: body.currentBalance,
-      creditLimit: body.creditLimit ?? null,
-    };
+    const listed = await this.queries.execute(new GetAccountListItem(principal.user.id, accountId));
+    return { ...listed, institution: listed.institutionName, balance: listed.current ?? body.currentBalance };
   }
 
   @Get('accounts/:accountId')
