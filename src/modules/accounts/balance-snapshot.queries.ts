@@ -31,7 +31,7 @@ export class ListBalanceSnapshotsHandler implements IQueryHandler<ListBalanceSna
       .select(['balance_snapshots.id', 'account_id', 'date', 'current_balance', 'available_balance', 'balance_snapshots.credit_limit'])
       .where('balance_snapshots.user_id', '=', userId)
       .where('accounts.deleted_at', 'is', null)
-      .where('accounts.type', '<>', 'investment');
+      .where('accounts.source', '<>', 'brokerage_link');
     if (accountId) query = query.where('account_id', '=', accountId);
     if (filter.startDate) query = query.where('date', '>=', filter.startDate);
     if (filter.endDate) query = query.where('date', '<=', filter.endDate);
@@ -43,7 +43,7 @@ export class ListBalanceSnapshotsHandler implements IQueryHandler<ListBalanceSna
         date: row.date,
         currentBalance: Number(row.current_balance),
         availableBalance: Number(row.available_balance),
-        creditLimit: row.credit_limit === null ? 0 : Number(row.credit_limit),
+        creditLimit: row.credit_limit === null ? null : Number(row.credit_limit),
       })),
     };
   }

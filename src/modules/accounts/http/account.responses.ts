@@ -55,7 +55,8 @@ export class BalanceSnapshotResponse {
   @ApiProperty({ format: 'date', example: '2026-11-22' }) date!: string;
   @ApiProperty({ type: 'number' }) currentBalance!: number;
   @ApiProperty({ type: 'number' }) availableBalance!: number;
-  @ApiProperty({ type: 'number', description: 'The credit limit that applied that day; 0 for an account without one.' }) creditLimit!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'The credit limit that applied that day (your own if you set one, else the institution’s); null for an account without one (every account but a credit card).' })
+  creditLimit!: number | null;
 }
 
 export class BalanceSnapshotListResponse {

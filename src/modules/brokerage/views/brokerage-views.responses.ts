@@ -16,7 +16,7 @@ const NULLABLE_DECIMAL = { type: 'string', nullable: true, example: '3405.84', d
 const NULLABLE_TIMESTAMP = { type: 'string', format: 'date-time', nullable: true } as const;
 
 export class BrokerageAccountDetailsResponse {
-  @ApiProperty({ description: "The provider's account id (brokerageAccountId)." }) id!: string;
+  @ApiProperty({ description: "The provider's account id (brokerageAccountId; a bank-linked account's linkAccountId); a manual account's own id." }) id!: string;
   @ApiProperty({ ...NULLABLE_DECIMAL, description: `The account's total value: cash + Σ positions' marketValue, as of lastSync; null before the first sync. ${DECIMAL}` }) balance!: string | null;
   @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When the provider valued the account.' }) lastSync!: string | null;
 }
@@ -34,14 +34,25 @@ export class BrokerageAccountListItemResponse {
   @ApiProperty({ format: 'uuid', description: 'The account’s one id: the same in GET /accounts and every accountId.' }) id!: string;
   @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) institutionName!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'roth_ira', description: "The provider's account type: individual, roth_ira, traditional_ira, 401k." }) accountType!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'open', description: "The provider's account status: open, closed." }) accountStatus!: string | null;
-  @ApiProperty({ enum: SOURCES, description: 'Always brokerage_link here.' }) source!: string;
-  @ApiProperty({ description: 'The brokerage authorization is disabled: reconnect with POST /brokerage/connect {reconnectAuthorizationId: brokerageAuthorizationId}.' }) needsReauth!: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: "The provider's authorization id, used as reconnectAuthorizationId." }) brokerageAuthorizationId!: string | null;
-  @ApiProperty({ type: BrokerageAccountDetailsResponse, nullable: true }) accountDetails!: BrokerageAccountDetailsResponse | null;
-  @ApiProperty({ type: [BrokerageAccountBalanceResponse], description: 'The latest valuation’s balance; empty before the first sync.' }) balances!: BrokerageAccountBalanceResponse[];
-  @ApiPropertyOptional({ description: 'Absent: brokerage accounts have no bank-link account.' }) linkAccountId?: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'roth_ira',
+    description: "The provider's account type (individual, roth_ira, traditional_ira, 401k); for an investment account made by hand or bank-linked, its subtype (brokerage, ira, roth, 401k, …).",
+  })
+  accountType!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'open', description: "The provider's account status: open, closed; `open` for an account made by hand or bank-linked (a deleted one leaves the list)." })
+  accountStatus!: string | null;
+  @ApiProperty({ enum: SOURCES, description: '`brokerage_link`: a brokerage connection brought it; `manual`: made by hand (POST /accounts, type investment); `bank_link`: an investment account of a bank-link item.' })
+  source!: string;
+  @ApiProperty({ description: 'The brokerage authorization is disabled: reconnect with POST /brokerage/connect {reconnectAuthorizationId: brokerageAuthorizationId}. Always false for manual and bank-link accounts.' })
+  needsReauth!: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: "The provider's authorization id, used as reconnectAuthorizationId; null for manual and bank-link accounts." }) brokerageAuthorizationId!: string | null;
+  @ApiProperty({ type: BrokerageAccountDetailsResponse, nullable: true, description: 'For a manual or bank-link account: its own balance, and lastSync null (no brokerage sync values it).' })
+  accountDetails!: BrokerageAccountDetailsResponse | null;
+  @ApiProperty({ type: [BrokerageAccountBalanceResponse], description: 'The latest valuation’s balance (cash, buying power); empty before the first sync, and always for manual and bank-link accounts (no provider valuation).' })
+  balances!: BrokerageAccountBalanceResponse[];
+  @ApiPropertyOptional({ description: 'A bank-link account’s provider account id; absent for brokerage and manual accounts.' }) linkAccountId?: string;
 }
 
 export class BrokerageAccountListResponse {
