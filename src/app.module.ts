@@ -9,6 +9,7 @@ import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { ConsistentCommandBus } from './infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, READ_YOUR_WRITES, RUNTIME } from './infrastructure/runtime/tokens.js';
+import { AccountRemoval } from './modules/accounts/account-removal.js';
 import { ExecuteAccountCommandHandler } from './modules/accounts/account.commands.js';
 import { GetAccountHandler, GetAccountListItemHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
@@ -16,6 +17,7 @@ import { AccountsHttpController } from './modules/accounts/http/accounts.http-co
 import { BrokerageViewsHttpController } from './modules/brokerage/views/brokerage-views.http-controller.js';
 import { GetBrokerageOverviewHandler, ListBrokerageAccountsHandler, ListBrokerageActivitiesHandler, ListPortfolioSnapshotsHandler } from './modules/brokerage/views/brokerage-views.queries.js';
 import { BrokerageConnectFlows } from './modules/brokerage/connect/brokerage-connect.flows.js';
+import { BrokerageDisconnectFlows } from './modules/brokerage/disconnect/brokerage-disconnect.flows.js';
 import { ExecuteBrokerageAuthorizationCommandHandler } from './modules/brokerage/authorizations/brokerage-authorization.commands.js';
 import { BROKERAGE_LINK, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
 import { BrokerageConnectHttpController } from './modules/brokerage/http/brokerage-connect.http-controller.js';
@@ -75,6 +77,7 @@ export class AppModule {
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
         ExecuteAccountCommandHandler,
+        AccountRemoval,
         ListAccountsHandler,
         GetAccountHandler,
         GetAccountListItemHandler,
@@ -105,6 +108,7 @@ export class AppModule {
         SandboxWebhookFiring,
         { provide: BROKERAGE_LINK, useFactory: () => createBrokerageLink(runtime.config, runtime.database.db, runtime.clock) },
         BrokerageConnectFlows,
+        BrokerageDisconnectFlows,
         ExecuteBrokerageAuthorizationCommandHandler,
         ListBrokerageAccountsHandler,
         GetBrokerageOverviewHandler,

@@ -54,7 +54,8 @@ export class GetTransactionActivity extends Query<TransactionActivityResponse> {
 export function selectTransactions(db: Kysely<Database>, userId: string) {
   return db
     .selectFrom('transactions as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    // A departed account's transactions leave with it; this also hides any a sync still in flight imported after it left.
+    .innerJoin('accounts as a', (join) => join.onRef('a.id', '=', 't.account_id').on('a.deleted_at', 'is', null))
     .selectAll('t')
     .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name', 'a.institution_logo', 'a.institution_url'])
     // The category is joined at read time, so a rename or a move shows on every transaction at once (decision 0011).

@@ -117,11 +117,11 @@ export class BrokerageConnectFlows {
     );
   }
 
-  /** The service's id of one of the user's authorizations; another user's, or one never recorded, is a 404. */
+  /** The service's id of one of the user's authorizations; another user's, one never recorded or one disconnected is a 404. */
   private async ownAuthorization(userId: string, brokerageAuthorizationId: string): Promise<string> {
     const authorizationUuid = brokerageAuthorizationUuidOf(userId, brokerageAuthorizationId);
     const state = await readBrokerageAuthorization(this.store, userId, authorizationUuid);
-    if (state.status === 'absent') throw new NotFoundError('Brokerage authorization');
+    if (state.status === 'absent' || state.status === 'disconnected') throw new NotFoundError('Brokerage authorization');
     return authorizationUuid;
   }
 

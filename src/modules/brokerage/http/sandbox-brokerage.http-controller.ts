@@ -31,7 +31,7 @@ export class SandboxBrokerageHttpController {
       'issued to the user who asked for it). A plain GET completes the connection at the sandbox (a new authorization at one of its brokerages, with an ' +
       'individual brokerage account and a Roth IRA; or, for a reconnect, the repaired authorization), records it, queues its first sync, and answers 302 to ' +
       'BROKERAGE_RETURN_URL with `brokerageAuthorizationId` and `status=connected`. 400 INVALID_PORTAL_SESSION: the session is unknown, expired or was already used ' +
-      '(nothing changes).',
+      '(nothing changes). 409 BROKERAGE_AUTHORIZATION_DISCONNECTED: a reconnect of a connection you have since disconnected (connect anew instead).',
     security: [],
   })
   @ApiResponse({
@@ -39,7 +39,7 @@ export class SandboxBrokerageHttpController {
     description: 'Back to the return URL: connected',
     headers: { Location: { description: 'BROKERAGE_RETURN_URL with brokerageAuthorizationId and status=connected added to its query', schema: { type: 'string', format: 'uri' } } },
   })
-  @ApiErrors(400, 404, 422)
+  @ApiErrors(400, 404, 409, 422)
   // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
   async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: Response): Promise<void> {

@@ -151,6 +151,23 @@ export class LinkItemFlows {
     return { disconnected: outcome.events.length > 0 };
   }
 
+  /**
+   * One of the item's accounts, on its own (DELETE /accounts/{id}); the item's last account takes
+   * the item with it, which is then removed at the provider as a disconnected item is. Answers
+   * once every read model that lists the account or its transactions has forgotten them.
+   */
+  async disconnectAccount(context: CommandContext, linkItemUuid: string, accountId: string): Promise<{ disconnected: boolean; itemDisconnected: boolean }> {
+    const outcome = await this.commands.execute(
+      new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkedAccount', linkItemUuid, accountId }, context),
+      [...LINK_READ_MODELS, transactionsProjection.name, balanceSnapshotsProjection.name],
+    );
+    if (outcome.events.length === 0) return { disconnected: false, itemDisconnected: false };
+    await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
+    const itemDisconnected = outcome.events.some((event) => event.type === 'LinkItemDisconnected');
+    if (itemDisconnected) await this.removeAtProvider(linkItemUuid);
+    return { disconnected: true, itemDisconnected };
+  }
+
   /** After the disconnect is recorded; a retried DELETE finishes a removal an earlier one did not. */
   private async removeAtProvider(linkItemUuid: string): Promise<void> {
     const provider = this.bankLink.provider;

@@ -7,7 +7,8 @@ import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import type { ProjectionDefinition } from '../../../infrastructure/projections/projection.js';
 import { accountStreamId } from '../../accounts/account.js';
-import { type LinkItemDisconnected, linkItemStreamId, linkItemUuidOf } from '../../link/link-items/link-item.js';
+import { departingAccountIds } from '../../accounts/account-departures.js';
+import { linkItemStreamId, linkItemUuidOf } from '../../link/link-items/link-item.js';
 import type { TransactionImported } from '../imported-transaction.js';
 import { type TransactionState, transactionStreamId } from '../transaction.js';
 import { transactionDecider } from '../transaction.decider.js';
@@ -63,7 +64,7 @@ export async function auditTransactionAgainstReadModels(dependencies: Transactio
 
 /**
  * A live transaction leaves the list with its account: the position of the account's deletion (or
- * its link item's disconnection naming it), null while the account stays.
+ * its disconnection, alone or with its link item), null while the account stays.
  */
 async function accountDeparture(store: EventStore, history: readonly RecordedEvent[], state: TransactionState): Promise<GlobalPosition | null> {
   if (state.status !== 'live' || !state.accountId) return null;
@@ -73,7 +74,8 @@ async function accountDeparture(store: EventStore, history: readonly RecordedEve
   if (history[0].type !== 'TransactionImported') return null;
   const { linkItemId } = (history[0] as RecordedEvent<TransactionImported>).data;
   const item = await store.readStream(linkItemStreamId(linkItemUuidOf(history[0].metadata.userId, linkItemId)));
-  const disconnected = item.find((recorded) => recorded.type === 'LinkItemDisconnected' && (recorded.data as LinkItemDisconnected['data']).accountIds.includes(accountId));
+  // The account disconnected on its own, or with its whole item: whichever came first.
+  const disconnected = item.find((recorded) => departingAccountIds(recorded)?.includes(accountId));
   return disconnected?.position ?? null;
 }
 
