@@ -27,6 +27,7 @@ import { CategoryDirectory } from './modules/categories/category-directory.js';
 import { ExecuteCategoryTaxonomyCommandHandler } from './modules/categories/category.commands.js';
 import { GetCategoryGroupHandler, GetCategoryHandler, ListCategoriesHandler } from './modules/categories/category.queries.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
+import { ServicePagesHttpController } from './modules/pages/service-pages.http-controller.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
 import { BANK_LINK, createBankLink } from './modules/link/bank-link.wiring.js';
 import { LinkItemsHttpController } from './modules/link/http/link-items.http-controller.js';
@@ -61,7 +62,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
+      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
