@@ -12,7 +12,8 @@ import { linkItemStreamId, linkItemUuidOf } from '../../link/link-items/link-ite
 import type { TransactionImported } from '../imported-transaction.js';
 import { type TransactionState, transactionStreamId } from '../transaction.js';
 import { transactionDecider } from '../transaction.decider.js';
-import { auditTransaction, type ReadModelView, type TransactionAudit } from './transaction-audit.report.js';
+import { auditNamesOf, nameAudit, type NamedTransactionAudit } from './transaction-audit.names.js';
+import { auditTransaction, type ReadModelView } from './transaction-audit.report.js';
 
 export interface TransactionAuditDependencies {
   readonly db: Kysely<Database>;
@@ -29,7 +30,7 @@ export interface LaggingProjection {
 export type TransactionAuditOutcome =
   | { readonly kind: 'unknown'; readonly transactionId: string }
   | { readonly kind: 'lagging'; readonly transactionId: string; readonly streamPosition: string; readonly lagging: readonly LaggingProjection[] }
-  | { readonly kind: 'audited'; readonly audit: TransactionAudit };
+  | { readonly kind: 'audited'; readonly audit: NamedTransactionAudit };
 
 /** The read models the audit compares; their versions are this release's. */
 const AUDITED_PROJECTIONS: readonly Pick<ProjectionDefinition, 'name' | 'version'>[] = [transactionsProjection, transactionActivityProjection];
@@ -58,7 +59,10 @@ export async function auditTransactionAgainstReadModels(dependencies: Transactio
     if (lagging.length > 0) return { kind: 'lagging', transactionId, streamPosition: formatPosition(needed), lagging };
     const readModel = await readModelOf(db, transactionId);
     const after = await store.readStream(transactionStreamId(transactionId), { fromRevision: history[history.length - 1].revision + 1n });
-    if (after.length === 0 || attempt >= ATTEMPTS) return { kind: 'audited', audit: auditTransaction(history, state, departure !== null, readModel) };
+    if (after.length === 0 || attempt >= ATTEMPTS) {
+      const audit = auditTransaction(history, state, departure !== null, readModel);
+      return { kind: 'audited', audit: nameAudit(audit, await auditNamesOf(db, audit)) };
+    }
   }
 }
 
