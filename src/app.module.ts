@@ -1,20 +1,23 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
 import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
+import { QueryKeysInterceptor } from './infrastructure/http/query-keys.interceptor.js';
 import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
 import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { ConsistentCommandBus } from './infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK, CONFIG, DATABASE, EVENT_STORE, JOBS, LOGGER, READ_YOUR_WRITES, RUNTIME } from './infrastructure/runtime/tokens.js';
+import { AccountRemoval } from './modules/accounts/account-removal.js';
 import { ExecuteAccountCommandHandler } from './modules/accounts/account.commands.js';
-import { GetAccountHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
+import { GetAccountHandler, GetAccountListItemHandler, ListAccountsHandler } from './modules/accounts/account.queries.js';
 import { ListBalanceSnapshotsHandler } from './modules/accounts/balance-snapshot.queries.js';
 import { AccountsHttpController } from './modules/accounts/http/accounts.http-controller.js';
 import { BrokerageViewsHttpController } from './modules/brokerage/views/brokerage-views.http-controller.js';
 import { GetBrokerageOverviewHandler, ListBrokerageAccountsHandler, ListBrokerageActivitiesHandler, ListPortfolioSnapshotsHandler } from './modules/brokerage/views/brokerage-views.queries.js';
 import { BrokerageConnectFlows } from './modules/brokerage/connect/brokerage-connect.flows.js';
+import { BrokerageDisconnectFlows } from './modules/brokerage/disconnect/brokerage-disconnect.flows.js';
 import { ExecuteBrokerageAuthorizationCommandHandler } from './modules/brokerage/authorizations/brokerage-authorization.commands.js';
 import { BROKERAGE_LINK, createBrokerageLink } from './modules/brokerage/brokerage-link.wiring.js';
 import { BrokerageConnectHttpController } from './modules/brokerage/http/brokerage-connect.http-controller.js';
@@ -24,6 +27,7 @@ import { CategoryDirectory } from './modules/categories/category-directory.js';
 import { ExecuteCategoryTaxonomyCommandHandler } from './modules/categories/category.commands.js';
 import { GetCategoryGroupHandler, GetCategoryHandler, ListCategoriesHandler } from './modules/categories/category.queries.js';
 import { HealthHttpController } from './modules/health/health.http-controller.js';
+import { ServicePagesHttpController } from './modules/pages/service-pages.http-controller.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
 import { BANK_LINK, createBankLink } from './modules/link/bank-link.wiring.js';
 import { LinkItemsHttpController } from './modules/link/http/link-items.http-controller.js';
@@ -58,7 +62,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
+      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -72,9 +76,12 @@ export class AppModule {
         { provide: JOBS, useValue: runtime.jobs },
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
+        { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
         ExecuteAccountCommandHandler,
+        AccountRemoval,
         ListAccountsHandler,
         GetAccountHandler,
+        GetAccountListItemHandler,
         ListBalanceSnapshotsHandler,
         ExecuteTransactionCommandHandler,
         ListTransactionsHandler,
@@ -102,6 +109,7 @@ export class AppModule {
         SandboxWebhookFiring,
         { provide: BROKERAGE_LINK, useFactory: () => createBrokerageLink(runtime.config, runtime.database.db, runtime.clock) },
         BrokerageConnectFlows,
+        BrokerageDisconnectFlows,
         ExecuteBrokerageAuthorizationCommandHandler,
         ListBrokerageAccountsHandler,
         GetBrokerageOverviewHandler,

@@ -27,8 +27,9 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   app.use(requestContext(runtime.log));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false, type: carriesJsonBody });
   app.use(refuseDeepJson);
-  // Browser sign-in lives on the service origin outside the versioned API (the spec's {auth_url}/api/auth).
-  app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}'] });
+  // Browser sign-in lives on the service origin outside the versioned API (the spec's {auth_url}/api/auth);
+  // the root is a page for people (what the service is; the brokerage portal's default return).
+  app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}', '/'] });
   const document = buildOpenApiDocument(app, runtime.config.publicUrl);
   openApiDocument.current = document;
   SwaggerModule.setup('v1/docs', app, document, { raw: false, customSiteTitle: 'Ledgerline API reference', swaggerOptions: { url: '/v1/openapi.json' } });

@@ -133,7 +133,6 @@ describe('input refused at the edge', () => {
   it('refuses a bad spending period or account type (422 at the parameter), a foreign or malformed accountId (404), and a time zone that is not IANA', async () => {
     for (const [query, path] of [['period=1d', 'period'], ['period=ALL', 'period'], ['accountType=savings', 'accountType'], ['period=%00', 'period']]) {
       for (const operation of ['/v1/spending', '/v1/spending/credit']) {
-        if (path === 'accountType' && operation.endsWith('credit')) continue;
         const response = await t.as(key).get(`${operation}?${query}`).expect(422);
         expect([operation, query, response.body.error.issues[0].path]).toEqual([operation, query, [path]]);
       }

@@ -54,7 +54,16 @@ const QUERY_FIXTURES: Record<string, (owner: { userId: string }) => Promise<stri
     }
     return connection.accounts[0].data.accountId;
   },
+  categoryId: async ({ userId }) => {
+    // A category of A's own making (seeding A's taxonomy on the way).
+    const a = t.as(keyOf.get(userId) as string);
+    const { groups } = (await a.get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };
+    return (await a.post('/v1/categories', { groupId: groups[1].id, iconKey: 'star', name: "A's filter" }).expect(201)).body.id;
+  },
+  tagId: async ({ userId }) => (await t.as(keyOf.get(userId) as string).post('/v1/tags', { name: "A's filter tag", color: 'teal' }).expect(201)).body.id,
 };
+/** The key of each user the sweep made, for the query fixtures that create through the API. */
+const keyOf = new Map<string, string>();
 
 /** A stopped clock: nothing time-driven (lastUsedAt, jobs) changes A's data during the sweep. */
 const clock: Clock = { now: () => new Date('2026-11-20T12:00:00.000Z') };
@@ -89,6 +98,7 @@ describe('isolation between users', () => {
     // Keys with every scope (key management included), so every operation is reachable.
     const a = await t.newUser(['read', 'write', 'keys']);
     const b = await t.newUser(['read', 'write', 'keys']);
+    keyOf.set(a.userId, a.key);
     const ids: Record<string, string> = {};
     for (const [name, create] of Object.entries(FIXTURES)) ids[name] = await create(t.as(a.key));
     const queryIds: Record<string, string> = {};

@@ -73,6 +73,16 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('says which money fields are decimal strings (the brokerage overview and account list, as the spec types them) and which are numbers', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, { description?: string; properties: Record<string, { type?: unknown; description?: string }> }> } }).components.schemas;
+    expect((document as unknown as { info: { description: string } }).info.description).toMatch(/brokerage\/overview.*decimal strings.*spec types them/);
+    expect(schemas.BrokerageOverviewResponse!.description).toContain('decimal string');
+    expect(schemas.BrokerageActivityResponse!.properties.amount!.description).toContain('spec types');
+    expect(schemas.BrokerageAccountDetailsResponse!.properties.balance!.type).toEqual(['string', 'null']);
+    expect(schemas.ActivityListItemResponse!.properties.amount).toMatchObject({ type: 'number', description: expect.stringContaining('JSON number') });
+    expect(schemas.PortfolioSnapshotResponse!.properties.totalValue).toMatchObject({ type: 'number', description: expect.stringContaining('JSON number') });
+  });
+
   it('serves a human-readable reference page beside the document', async () => {
     const page = await request(t.server).get('/v1/docs/').expect(200);
     expect(page.headers['content-type']).toContain('text/html');

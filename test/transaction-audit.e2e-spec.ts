@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
@@ -9,11 +10,12 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let key: string;
+let userId: string;
 let accountId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ({ key, accountId } = await t.newUserWithAccount());
+  t = await startTestApp({ env: { LINK_TOKEN_KEY: randomBytes(32).toString('base64') } });
+  ({ key, userId, accountId } = await t.newUserWithAccount());
 });
 afterAll(() => t.close());
 
@@ -38,6 +40,24 @@ async function writtenThroughTheApi(): Promise<{ live: string; deleted: string }
   }
   await t.as(key).delete(`/v1/transactions/${deleted}`).expect(200);
   return { live, deleted };
+}
+
+/** A linked sandbox item's user and one of its pending transactions that a posted one replaced (the first sync brings some). */
+let linked: Promise<{ userId: string; key: string; email: string; pending: string; posted: string }> | null = null;
+function replacedPending() {
+  linked ??= (async () => {
+    const owner = await t.newUser();
+    const { publicToken } = (await t.as(owner.key).post('/v1/sandbox/public-token', { institutionId: 'ins_100002' }).expect(200)).body;
+    await t.as(owner.key).post('/v1/link/items', { publicToken }).expect(201);
+    await t.settle();
+    const { rows } = await sql<{ stream_id: string; by: string }>`
+      SELECT stream_id, data->>'byTransactionId' AS by FROM events
+       WHERE type = 'TransactionReplaced' AND metadata->>'userId' = ${owner.userId} ORDER BY global_position LIMIT 1`.execute(t.runtime.database.db);
+    expect(rows).toHaveLength(1);
+    const email = (await t.runtime.database.db.selectFrom('users').select('email').where('id', '=', owner.userId).executeTakeFirstOrThrow()).email as string;
+    return { userId: owner.userId, key: owner.key, email, pending: rows[0]!.stream_id.replace('transaction-', ''), posted: rows[0]!.by };
+  })();
+  return linked;
 }
 
 describe('ledgerline audit transaction', () => {
@@ -95,6 +115,42 @@ describe('ledgerline audit transaction', () => {
     expect(removed.stdout).toContain(`  transaction_activity[${row.id}]: stream deleted amount, read model no row`);
   });
 
+  it('names the user (with their email), the tags and the categories beside their ids, in text and JSON', async () => {
+    const email = (await t.runtime.database.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email as string;
+    const text = await audit(ids.live);
+    expect(text.stdout.split('\n')[0]).toBe(`Transaction ${ids.live} of user ${userId} (${email}): stream transaction-${ids.live}, 4 events`);
+    expect(text.stdout).toMatch(/ {4}tags {2}\[\] → \["[0-9a-f-]{36}" \(Work\)\]/);
+    const document = JSON.parse((await audit(ids.live, true)).stdout);
+    expect(document.user).toEqual({ id: userId, email, name: null });
+    expect(document.events[2].changes).toEqual([{ field: 'tags', kind: 'edited', before: [], after: [expect.any(String)], beforeName: [], afterName: ['Work'] }]);
+
+    const { categories } = (await t.as(key).get('/v1/categories').expect(200)).body as { categories: Array<{ id: string; name: string }> };
+    const categorised = (await t.as(key).post('/v1/transactions', { accountId, amount: -4, date: '2026-11-21', name: 'Bus', categoryId: categories[3]!.id }).expect(201)).body.id as string;
+    const named = await audit(categorised);
+    expect(named.stdout).toContain(`    category  — → "${categories[3]!.id}" (${categories[3]!.name})`);
+    expect(JSON.parse((await audit(categorised, true)).stdout).events[0].changes).toContainEqual({ field: 'category', kind: 'created', after: categories[3]!.id, afterName: categories[3]!.name });
+  });
+
+  it('shows, for a pending transaction its posted one replaced, the id of the one that replaced it (byTransactionId), and names the provider’s category of the posted one', async () => {
+    const replaced = await replacedPending();
+    const text = await audit(replaced.pending);
+    console.log(`ledgerline audit transaction ${replaced.pending}  (exit ${text.code})\n${text.stdout}`);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`    replaced by transaction ${replaced.posted} (its posted transaction)`);
+    const document = JSON.parse((await audit(replaced.pending, true)).stdout);
+    expect(document.events[0].type).toBe('TransactionImported');
+    expect(document.events.at(-1)).toMatchObject({ type: 'TransactionReplaced', byTransactionId: replaced.posted });
+    expect(document.status).toBe('replaced');
+    const posted = JSON.parse((await audit(replaced.posted, true)).stdout);
+    expect(posted.events[0]).toMatchObject({ type: 'TransactionImported', replacesTransactionId: replaced.pending });
+    expect((await audit(replaced.posted)).stdout).toContain(`    replaces pending transaction ${replaced.pending}`);
+    // An imported transaction's category is the provider's, named as the user's taxonomy names it.
+    const categorised = await t.runtime.database.db.selectFrom('transactions').select('id').where('user_id', '=', replaced.userId).where('category_id', 'is not', null).limit(1).executeTakeFirstOrThrow();
+    const shown = (await t.as(replaced.key).get(`/v1/transactions/${categorised.id}`).expect(200)).body as { category: { id: string; name: string } };
+    const imported = JSON.parse((await audit(categorised.id, true)).stdout);
+    expect(imported.events[0].changes).toContainEqual({ field: 'category', kind: 'created', after: shown.category.id, afterName: shown.category.name });
+  }, 120_000);
+
   it('says so for an unknown id (exit 1) and refuses what is not an id (exit 2)', async () => {
     const unknown = await audit('00000000-0000-4000-8000-000000000000');
     expect([unknown.code, unknown.stderr]).toEqual([1, 'No transaction 00000000-0000-4000-8000-000000000000: its stream has no events.']);
@@ -117,6 +173,16 @@ describe('ledgerline audit transaction', () => {
     console.log(`$ ledgerline audit transaction ${ids.live} --json\n${json.stdout}`);
     expect(JSON.parse(json.stdout).agrees).toBe(true);
     await sql`UPDATE transactions SET amount = -99 WHERE id = ${ids.live}`.execute(t.runtime.database.db);
+    // An imported transaction retired by its posted one: the id of the one that replaced it, and the names beside the ids.
+    const replaced = await replacedPending();
+    const pendingText = await run(['audit', 'transaction', replaced.pending]);
+    console.log(`$ ledgerline audit transaction ${replaced.pending}\n${pendingText.stdout}`);
+    expect(pendingText.code).toBe(0);
+    expect(pendingText.stdout).toContain(`    replaced by transaction ${replaced.posted} (its posted transaction)`);
+    expect(pendingText.stdout).toMatch(new RegExp(`^Transaction ${replaced.pending} of user ${replaced.userId} \\(${replaced.email.replace(/[.+]/g, '\\$&')}\\)`));
+    const pendingJson = JSON.parse((await run(['audit', 'transaction', replaced.pending, '--json'])).stdout);
+    expect(pendingJson.events.at(-1)).toMatchObject({ type: 'TransactionReplaced', byTransactionId: replaced.posted });
+    expect(pendingJson.user).toEqual({ id: replaced.userId, email: replaced.email, name: null });
     const tampered = await run(['audit', 'transaction', ids.live]);
     console.log(`$ ledgerline audit transaction ${ids.live}; echo $?   # after UPDATE transactions SET amount = -99\n…\n${tampered.stdout.split('\n').slice(-3).join('\n')}${tampered.code}`);
     expect(tampered.code).toBe(1);

@@ -16,11 +16,13 @@ import { applyLinkItemEvent } from './linked-accounts.rows.js';
 
 /**
  * `accounts`: one row per account, manual or linked (from version 2; version 3 adds account_revision;
- * version 4 adds brokerage investment accounts and their columns), what the account list and detail read.
+ * version 4 adds brokerage investment accounts and their columns; version 5: a linked account
+ * disconnected on its own leaves the list, and a brokerage account a later connection brings again
+ * moves to it, back in the list), what the account list and detail read.
  */
 export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
-  version: 4,
+  version: 5,
   tables: ['accounts'],
   // LinkItemBalancesRefreshed is not in LINK_ITEM_EVENT_TYPES: only this read model keeps balances.
   // Of a brokerage account's own stream, only its holdings matter here: their total value is its balance.
@@ -30,6 +32,7 @@ export const accountsProjection: ProjectionDefinition = {
     'CreditLimitOverridden',
     'AccountDeleted',
     ...LINK_ITEM_EVENT_TYPES,
+    'LinkItemAccountDisconnected',
     'LinkItemBalancesRefreshed',
     ...BROKERAGE_AUTHORIZATION_EVENT_TYPES,
     'BrokerageHoldingsRefreshed',

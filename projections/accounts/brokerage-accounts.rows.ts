@@ -7,8 +7,9 @@ import type { BrokerageAccountData, BrokerageAuthorizationEvent, BrokerageHoldin
 /**
  * A brokerage authorization's events as rows of `accounts`: its investment accounts appear when
  * it is connected (source `brokerage_link`, type `investment`), show `needsReauth` while it is
- * disabled, and gain the accounts a reconnect brings. All rows of one authorization reflect its
- * stream, so its revision (`revision`) guards them all.
+ * disabled, gain the accounts a reconnect brings, and leave the list when the user disconnects one
+ * of them or the whole authorization. All rows of one authorization reflect its stream, so its
+ * revision (`revision`) guards them all.
  */
 export async function applyBrokerageAuthorizationEvent(trx: Kysely<Database>, recorded: RecordedEvent<BrokerageAuthorizationEvent>): Promise<void> {
   const event = { type: recorded.type, data: recorded.data } as BrokerageAuthorizationEvent;
@@ -35,6 +36,12 @@ export async function applyBrokerageAuthorizationEvent(trx: Kysely<Database>, re
       await insertBrokerageAccounts(trx, recorded, { authorizationUuid: event.data.authorizationUuid, brokerageAuthorizationId: known.brokerage_authorization_id ?? '', brokerage }, event.data.addedAccounts);
       return;
     }
+    case 'BrokerageAuthorizationAccountDisconnected':
+      await rows.where('id', '=', event.data.accountId).set({ deleted_at: at, updated_at: at, revision }).execute();
+      return;
+    case 'BrokerageAuthorizationDisconnected':
+      await rows.where('deleted_at', 'is', null).set({ deleted_at: at, updated_at: at, revision }).execute();
+      return;
     default:
       return;
   }
@@ -100,6 +107,28 @@ async function insertBrokerageAccounts(
         brokerage_account_id: account.brokerageAccountId,
       })),
     )
-    .onConflict((conflict) => conflict.column('id').doNothing())
+    // An account id is name-based on (user, provider account): a later connection to the same
+    // brokerage brings the same account, which moves to it — back in the list if it had left with
+    // a connection the user disconnected. (Replaying the event that brought it changes nothing.)
+    .onConflict((conflict) =>
+      conflict
+        .column('id')
+        .doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          subtype: eb.ref('excluded.subtype'),
+          mask: eb.ref('excluded.mask'),
+          institution_name: eb.ref('excluded.institution_name'),
+          institution_id: eb.ref('excluded.institution_id'),
+          institution_logo: eb.ref('excluded.institution_logo'),
+          needs_reauth: false,
+          deleted_at: null,
+          updated_at: eb.ref('excluded.updated_at'),
+          revision: eb.ref('excluded.revision'),
+          brokerage_authorization_uuid: eb.ref('excluded.brokerage_authorization_uuid'),
+          brokerage_authorization_id: eb.ref('excluded.brokerage_authorization_id'),
+          brokerage_account_id: eb.ref('excluded.brokerage_account_id'),
+        }))
+        .where((eb) => eb.or([eb('accounts.brokerage_authorization_uuid', '<>', eb.ref('excluded.brokerage_authorization_uuid')), eb('accounts.revision', '<', eb.ref('excluded.revision'))])),
+    )
     .execute();
 }

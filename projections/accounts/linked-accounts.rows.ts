@@ -5,7 +5,7 @@ import type { LinkedAccountData, LinkInstitution, LinkItemEvent } from '../../sr
 
 /**
  * A link item's events as rows of `accounts`: its accounts appear when it is linked, carry its
- * state flags, and leave the list when it is disconnected. All rows of one item reflect the item's
+ * state flags, and leave the list when the user disconnects one of them or the whole item. All rows of one item reflect the item's
  * stream, so its revision guards them all.
  */
 export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: RecordedEvent<LinkItemEvent>): Promise<void> {
@@ -35,8 +35,11 @@ export async function applyLinkItemEvent(trx: Kysely<Database>, recorded: Record
     case 'LinkItemNewAccountsAvailable':
       await rows.set({ new_accounts_available: true, updated_at: at, revision }).execute();
       return;
+    case 'LinkItemAccountDisconnected':
+      await rows.where('id', '=', event.data.accountId).set({ deleted_at: at, updated_at: at, revision }).execute();
+      return;
     case 'LinkItemDisconnected':
-      await rows.set({ deleted_at: at, updated_at: at, revision }).execute();
+      await rows.where('deleted_at', 'is', null).set({ deleted_at: at, updated_at: at, revision }).execute();
       return;
     case 'LinkItemBalancesRefreshed':
       // Only the accounts whose balances moved; the user's own limit (user_override_credit_limit) stays.

@@ -43,6 +43,15 @@ export async function applyBrokerageAuthorizationEvent(trx: Transaction<Database
       if (updated.numUpdatedRows > 0n) await upsertAccounts(trx, userId, event.data.authorizationUuid, event.data.addedAccounts, at);
       break;
     }
+    case 'BrokerageAuthorizationAccountDisconnected':
+      // Its activities, valuation and snapshots stay, unreachable: every view reads through the account's row.
+      // A later connection that brings the account again brings it back with its history.
+      await trx.deleteFrom('brokerage_accounts').where('id', '=', event.data.accountId).where('authorization_uuid', '=', event.data.authorizationUuid).execute();
+      break;
+    case 'BrokerageAuthorizationDisconnected':
+      await trx.deleteFrom('brokerage_accounts').where('authorization_uuid', '=', event.data.authorizationUuid).execute();
+      await trx.deleteFrom('brokerage_authorizations').where('id', '=', event.data.authorizationUuid).execute();
+      break;
     default: {
       const unknown: never = event;
       throw new Error(`Not a brokerage authorization event: ${(unknown as { type: string }).type}`);

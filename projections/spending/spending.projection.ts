@@ -1,7 +1,6 @@
-import type { DomainEvent, RecordedEvent } from '../../src/core/events.js';
+import type { DomainEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
-import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
-import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
+import { departingAccountIds, TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES } from '../../src/modules/accounts/account-departures.js';
 import { editTouches, TRANSACTION_STREAM_PREFIX, type TransactionEdited } from '../../src/modules/transactions/transaction.js';
 import { SpendingBatch } from './spending-batch.js';
 import { createSpendingTables } from './spending.table.js';
@@ -17,7 +16,7 @@ export const spendingProjection: ProjectionDefinition = {
   name: 'spending',
   version: 3,
   tables: ['spending_transactions', 'spending_daily', 'spending_monthly'],
-  eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'AccountDeleted', 'LinkItemDisconnected'],
+  eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', ...TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES],
   changedBy: changesSpending,
   createTables: createSpendingTables,
   async apply(trx, batchEvents) {
@@ -26,7 +25,7 @@ export const spendingProjection: ProjectionDefinition = {
     const ids = [...new Set(onTransactionStreams.map((recorded) => (recorded.data as { transactionId: string }).transactionId))];
     const batch = new SpendingBatch(await loadSpendingTransactions(trx, ids));
     for (const recorded of events) {
-      const leaving = accountsLeaving(recorded);
+      const leaving = departingAccountIds(recorded);
       if (leaving) {
         await writeSpendingChanges(trx, batch.takeChanges());
         await deleteAccountsSpending(trx, leaving);
@@ -38,12 +37,6 @@ export const spendingProjection: ProjectionDefinition = {
     await writeSpendingChanges(trx, batch.takeChanges());
   },
 };
-
-function accountsLeaving(recorded: RecordedEvent): readonly string[] | null {
-  if (recorded.type === 'AccountDeleted' && recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX)) return [(recorded.data as AccountDeleted['data']).accountId];
-  if (recorded.type === 'LinkItemDisconnected' && recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX)) return (recorded.data as LinkItemDisconnected['data']).accountIds;
-  return null;
-}
 
 /** An edit of the notes, the name or the location moves no money: only the amount, the date, the category, or the provider's values (pending). */
 function changesSpending(event: DomainEvent): boolean {

@@ -2,8 +2,7 @@ import type { Insertable } from 'kysely';
 import { unhandled } from '../../src/core/exhaustive.js';
 import type { RecordedEvent } from '../../src/core/events.js';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection.js';
-import { ACCOUNT_STREAM_PREFIX, type AccountDeleted } from '../../src/modules/accounts/account.js';
-import { LINK_ITEM_STREAM_PREFIX, type LinkItemDisconnected } from '../../src/modules/link/link-items/link-item.js';
+import { departingAccountIds, TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES } from '../../src/modules/accounts/account-departures.js';
 import { counterpartyRowOf, type TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
 import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
 import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
@@ -13,8 +12,8 @@ import { createTransactionsTable, type TransactionsTable } from './transactions.
  * `transactions`: the live transactions of every account, in the list's keyset order. A batch is
  * applied as three statements — its creations, then its edits (folded per transaction), then its
  * deletions — which is the events' own order for each transaction (a stream is created, edited,
- * then deleted); an account's deletion or an item's disconnection, which reach across streams,
- * first writes what came before it.
+ * then deleted); an account's departure (deleted, or disconnected alone or with its item), which
+ * reaches across streams, first writes what came before it.
  */
 export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
@@ -28,10 +27,9 @@ export const transactionsProjection: ProjectionDefinition = {
     'TransactionDeleted',
     'TransactionRemoved',
     'TransactionReplaced',
-    'AccountDeleted',
     'TagApplied',
     'TagRemoved',
-    'LinkItemDisconnected',
+    ...TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES,
   ],
   createTables: createTransactionsTable,
   async apply(trx, events) {
@@ -47,15 +45,10 @@ export const transactionsProjection: ProjectionDefinition = {
       deleted = [];
     };
     for (const recorded of events) {
-      if (recorded.streamId.startsWith(ACCOUNT_STREAM_PREFIX) && recorded.type === 'AccountDeleted') {
+      const departing = departingAccountIds(recorded);
+      if (departing) {
         await flush();
-        await trx.deleteFrom('transactions').where('account_id', '=', (recorded.data as AccountDeleted['data']).accountId).execute();
-        continue;
-      }
-      if (recorded.streamId.startsWith(LINK_ITEM_STREAM_PREFIX) && recorded.type === 'LinkItemDisconnected') {
-        await flush();
-        const { accountIds } = recorded.data as LinkItemDisconnected['data'];
-        if (accountIds.length > 0) await trx.deleteFrom('transactions').where('account_id', 'in', accountIds).execute();
+        if (departing.length > 0) await trx.deleteFrom('transactions').where('account_id', 'in', departing).execute();
         continue;
       }
       if (!recorded.streamId.startsWith(TRANSACTION_STREAM_PREFIX)) continue;

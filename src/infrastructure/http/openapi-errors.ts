@@ -51,6 +51,7 @@ export class ValidationErrorBody {
 
 const VALIDATION_DESCRIPTION =
   'The body, query or path failed validation: one issue per offending element, its `path` pointing at it (`["tagIds", 2]`). ' +
+  'A body field or a query parameter the operation does not take is an `unrecognized_keys` issue at its name (`?acountId=` is refused, never ignored). ' +
   'Strings must not hold NUL (U+0000) or a lone UTF-16 surrogate (`invalid_string`, anywhere in the body, query or path); ' +
   `dates are real days written YYYY-MM-DD from ${FIRST_ACCEPTED_DATE} to ${LAST_ACCEPTED_DATE}; ` +
   'money is a finite JSON number with at most 4 decimals (as JSON writes it) and a magnitude below 10^13. ' +
@@ -113,9 +114,9 @@ interface DocumentedOperation {
 /**
  * What the edge answers before any controller runs, added to every operation of the document so no
  * controller can forget it: an operation that takes a body can answer 400 (not JSON, too deep),
- * 413, 415 and 422; one with query parameters 422; one with path parameters 404 (a path segment
- * that cannot name anything); and every operation 431. Statuses an operation already documents are
- * left as they are.
+ * 413, 415 and 422; every operation 422 (a query parameter it does not take: QueryKeysInterceptor);
+ * one with path parameters 404 (a path segment that cannot name anything); and every operation
+ * 431. Statuses an operation already documents are left as they are.
  */
 export function documentInputErrors<T extends { paths: object }>(document: T): T {
   const response = (status: number) => ({
@@ -126,8 +127,8 @@ export function documentInputErrors<T extends { paths: object }>(document: T): T
     for (const operation of Object.values(pathItem)) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       const statuses = [
-        ...(operation.requestBody ? [400, 413, 415, 422] : []),
-        ...((operation.parameters ?? []).some((parameter) => parameter.in === 'query') ? [422] : []),
+        ...(operation.requestBody ? [400, 413, 415] : []),
+        422,
         ...((operation.parameters ?? []).some((parameter) => parameter.in === 'path') ? [404] : []),
       ];
       for (const status of statuses) operation.responses[String(status)] ??= response(status);

@@ -45,7 +45,7 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * `{code, message, path}` issues. Before any DTO sees it, every string of the body, the query and
  * the path is checked for text PostgreSQL cannot store (NUL, lone surrogates), wherever it is nested.
  * Unknown body fields are refused (a misspelt field would silently lose an edit); unknown query
- * parameters are ignored.
+ * parameters are refused before any pipe runs (QueryKeysInterceptor).
  */
 @Injectable()
 export class DtoValidationPipe implements PipeTransform {

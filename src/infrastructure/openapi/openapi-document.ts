@@ -11,7 +11,9 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     .setTitle('Ledgerline API')
     .setDescription(
       'Personal-finance HTTP/JSON API for one signed-in user: accounts, transactions, balances. ' +
-        'Amounts are JSON numbers (signed for transactions: positive in, negative out) with at most 4 decimals. ' +
+        'Amounts are JSON numbers (signed for transactions: positive in, negative out) with at most 4 decimals, ' +
+        'except in GET /brokerage/overview and GET /brokerage/accounts, whose money, prices and units are exact decimal strings because the spec types them `string or null` there; ' +
+        'GET /activities and GET /portfolio/snapshots give the same amounts as numbers, as the spec types those. ' +
         'Dates are YYYY-MM-DD, timestamps ISO 8601 UTC. Clients must tolerate unknown response fields.',
     )
     .setVersion(API_VERSION)

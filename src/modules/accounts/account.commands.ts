@@ -28,13 +28,13 @@ export class ExecuteAccountCommand extends Command<AccountOutcome> {
 
 const NOT_MANUAL = {
   UpdateManualBalance: 'Only a manual account balance can be set by hand; this one is synced from its provider.',
-  DeleteAccount: 'A linked account leaves with its connection: a bank-link account with DELETE /link/items/{linkItemId}; a brokerage account is kept in step with its brokerage authorization.',
+  DeleteAccount: 'A linked account is disconnected through its connection (AccountRemoval), not deleted on its own stream.',
 };
 
 /**
  * A linked account has no stream of its own (its item's stream is its history), so the read model
  * tells the handler that a balance set by hand would be overwritten by the provider's, and that
- * the account goes only with its item.
+ * the account is disconnected through its connection's stream (AccountRemoval), not deleted here.
  */
 @CommandHandler(ExecuteAccountCommand)
 export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAccountCommand> {

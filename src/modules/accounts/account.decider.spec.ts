@@ -32,12 +32,15 @@ describe('account decider', () => {
       ]);
   });
 
-  it('takes the nightly snapshot once per day and never for investment accounts', () => {
+  it('takes the nightly snapshot once per day, investment accounts included', () => {
     const snapshotToday = { type: 'BalanceSnapshotTaken' as const, data: { accountId: 'a1', date: '2026-11-22', currentBalance: '-1200', availableBalance: '3800', creditLimit: '5000' } };
     spec.given([card, snapshotToday]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-22' }).then([]);
     spec.given([card, snapshotToday]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([{ ...snapshotToday, data: { ...snapshotToday.data, date: '2026-11-23' } }]);
     const brokerage: ManualAccountCreated = { type: 'ManualAccountCreated', data: { ...card.data, type: 'investment', subtype: 'brokerage', creditLimit: null } };
-    spec.given([brokerage]).when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' }).then([]);
+    spec
+      .given([brokerage])
+      .when({ type: 'TakeBalanceSnapshot', accountId: 'a1', date: '2026-11-23' })
+      .then([{ type: 'BalanceSnapshotTaken', data: { accountId: 'a1', date: '2026-11-23', currentBalance: '-1200', availableBalance: '-1200', creditLimit: null } }]);
   });
 
   it("snapshots a linked account once a day from its item's balances, with the user's own limit when there is one", () => {
@@ -45,15 +48,20 @@ describe('account decider', () => {
     const taken = { type: 'BalanceSnapshotTaken' as const, data: { accountId: 'l1', date: '2026-11-23', currentBalance: '-310.25', availableBalance: '4689.75', creditLimit: '5000' } };
     spec.given([]).when({ ...linkedCard, date: '2026-11-23' }).then([taken]);
     spec.given([taken]).when({ ...linkedCard, date: '2026-11-23' }).then([]);
+    // The same day with balances that moved since (the link-day snapshot, then the night's): taken again, the later one wins.
+    spec.given([taken]).when({ ...linkedCard, current: '-400', available: '4600', date: '2026-11-23' }).then([{ ...taken, data: { ...taken.data, currentBalance: '-400', availableBalance: '4600' } }]);
     const overridden = { type: 'CreditLimitOverridden' as const, data: { accountId: 'l1', creditLimit: '7000' } };
     spec.given([overridden, taken]).when({ ...linkedCard, date: '2026-11-24' }).then([{ ...taken, data: { ...taken.data, date: '2026-11-24', creditLimit: '7000' } }]);
     // No available figure from the provider: limit + balance, as for a manual card.
     spec.given([overridden]).when({ ...linkedCard, available: null, date: '2026-11-24' }).then([{ ...taken, data: { ...taken.data, date: '2026-11-24', availableBalance: '6689.75', creditLimit: '7000' } }]);
   });
 
-  it('takes no linked snapshot of an investment account, nor on the stream of a manual account', () => {
+  it('takes a linked snapshot of a bank-linked investment account, and none on the stream of a manual account', () => {
     const linked = { type: 'TakeLinkedBalanceSnapshot' as const, accountId: 'a1', date: '2026-11-23', current: '10', available: '10', institutionCreditLimit: null };
-    spec.given([]).when({ ...linked, accountType: 'investment' }).then([]);
+    spec
+      .given([])
+      .when({ ...linked, accountType: 'investment' })
+      .then([{ type: 'BalanceSnapshotTaken', data: { accountId: 'a1', date: '2026-11-23', currentBalance: '10', availableBalance: '10', creditLimit: null } }]);
     spec.given([card]).when({ ...linked, accountType: 'credit_card' }).then([]);
   });
 

@@ -7,6 +7,7 @@ import {
   type AccountEvent,
   type AccountState,
   type AccountType,
+  type BalanceSnapshotTaken,
   evolveAccount,
   initialAccountState,
   type ManualAccountCreated,
@@ -59,16 +60,19 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'DeleteAccount':
       return state.status === 'open' ? [{ type: 'AccountDeleted', data: { accountId: command.accountId } }] : [];
-    case 'TakeBalanceSnapshot':
-      if (!takesBalanceSnapshots(state) || state.lastSnapshotDate === command.date) return [];
-      return [snapshot(state, command.accountId, command.date)];
+    case 'TakeBalanceSnapshot': {
+      if (!takesBalanceSnapshots(state)) return [];
+      const taken = snapshot(state, command.accountId, command.date);
+      return alreadyTaken(state, taken) ? [] : [taken];
+    }
     case 'TakeLinkedBalanceSnapshot': {
       // A stream that is open (or deleted) is a manual account's: not this command's to snapshot.
-      if (state.status !== 'absent' || command.accountType === 'investment' || state.lastSnapshotDate === command.date) return [];
+      if (state.status !== 'absent') return [];
       const limit = effectiveCreditLimit(command.institutionCreditLimit, state.userOverrideCreditLimit);
       // The provider's available figure, as GET /accounts/{id} shows it; computed only when it gives none.
       const available = command.available ?? availableBalance(command.accountType, command.current, limit);
-      return [{ type: 'BalanceSnapshotTaken', data: { accountId: command.accountId, date: command.date, currentBalance: command.current, availableBalance: available, creditLimit: limit } }];
+      const taken: BalanceSnapshotTaken = { type: 'BalanceSnapshotTaken', data: { accountId: command.accountId, date: command.date, currentBalance: command.current, availableBalance: available, creditLimit: limit } };
+      return alreadyTaken(state, taken) ? [] : [taken];
     }
     default: {
       unhandled(command);
@@ -88,7 +92,23 @@ function requireOpen(state: AccountState): AccountState {
   return state;
 }
 
-function snapshot(state: AccountState, accountId: string, date: string): AccountEvent {
+/**
+ * The day's snapshot with these very balances is already on the stream: a retried or repeated run
+ * appends nothing. A day's balances that moved since its last snapshot (a link-day snapshot, then
+ * the first sync's balances by the night) are taken again: the later one wins.
+ */
+function alreadyTaken(state: AccountState, taken: BalanceSnapshotTaken): boolean {
+  const last = state.lastSnapshot;
+  return (
+    last !== null &&
+    last.date === taken.data.date &&
+    last.currentBalance === taken.data.currentBalance &&
+    last.availableBalance === taken.data.availableBalance &&
+    last.creditLimit === taken.data.creditLimit
+  );
+}
+
+function snapshot(state: AccountState, accountId: string, date: string): BalanceSnapshotTaken {
   const limit = effectiveCreditLimit(state.creditLimit, state.userOverrideCreditLimit);
   return {
     type: 'BalanceSnapshotTaken',

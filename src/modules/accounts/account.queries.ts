@@ -26,6 +26,16 @@ export class GetAccount extends Query<AccountDetailResponse> {
   }
 }
 
+/** One account as GET /accounts lists it (what a create answers, beside the spec's own create fields). */
+export class GetAccountListItem extends Query<AccountListItemResponse> {
+  constructor(
+    readonly userId: string,
+    readonly accountId: string,
+  ) {
+    super();
+  }
+}
+
 @QueryHandler(ListAccounts)
 export class ListAccountsHandler implements IQueryHandler<ListAccounts> {
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
@@ -47,8 +57,33 @@ export class GetAccountHandler implements IQueryHandler<GetAccount> {
   }
 }
 
+@QueryHandler(GetAccountListItem)
+export class GetAccountListItemHandler implements IQueryHandler<GetAccountListItem> {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
+
+  async execute({ userId, accountId }: GetAccountListItem) {
+    const row = await findLiveAccount(this.db, userId, accountId);
+    if (!row) throw new NotFoundError('Account');
+    return toListItem(row);
+  }
+}
+
 export function findLiveAccount(db: Kysely<Database>, userId: string, accountId: string): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/**
+ * An `accountId` filter must name accounts the operation covers: the user's live accounts (but
+ * `excludeSource`'s); any other id — another user's, a deleted one, none at all — is a 404, never
+ * an empty answer that reads like "nothing happened there".
+ */
+export async function requireLiveAccounts(db: Kysely<Database>, userId: string, accountIds: readonly string[], excludeSource?: string): Promise<void> {
+  const wanted = [...new Set(accountIds)];
+  if (wanted.length === 0) return;
+  let query = db.selectFrom('accounts').select('id').where('user_id', '=', userId).where('deleted_at', 'is', null).where('id', 'in', wanted);
+  if (excludeSource) query = query.where('source', '<>', excludeSource);
+  const found = await query.execute();
+  if (found.length < wanted.length) throw new NotFoundError('Account');
 }
 
 /** What the list item and the detail say alike of an account. */

@@ -45,7 +45,8 @@ export interface AccountState {
   readonly current: string;
   readonly creditLimit: string | null;
   readonly userOverrideCreditLimit: string | null;
-  readonly lastSnapshotDate: string | null;
+  /** The last snapshot taken: a day's is taken again only when its balances have changed since (the later one wins). */
+  readonly lastSnapshot: BalanceSnapshotTaken['data'] | null;
 }
 
 export const initialAccountState = (): AccountState => ({
@@ -55,7 +56,7 @@ export const initialAccountState = (): AccountState => ({
   current: '0',
   creditLimit: null,
   userOverrideCreditLimit: null,
-  lastSnapshotDate: null,
+  lastSnapshot: null,
 });
 
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
@@ -67,7 +68,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'CreditLimitOverridden':
       return { ...state, userOverrideCreditLimit: event.data.creditLimit };
     case 'BalanceSnapshotTaken':
-      return { ...state, lastSnapshotDate: event.data.date };
+      return { ...state, lastSnapshot: event.data };
     case 'AccountDeleted':
       return { ...state, status: 'deleted' };
     default: {
@@ -83,7 +84,10 @@ export function accountStreamId(accountId: string): string {
   return `${ACCOUNT_STREAM_PREFIX}${accountId}`;
 }
 
-/** Balance snapshots cover everything but brokerage value, which has its own series. */
+/**
+ * Every open manual account, investments included: only brokerage-linked accounts have their value
+ * series elsewhere (portfolio snapshots; rule 12), and they never have an open account stream.
+ */
 export function takesBalanceSnapshots(state: AccountState): boolean {
-  return state.status === 'open' && state.type !== 'investment';
+  return state.status === 'open';
 }

@@ -87,13 +87,13 @@ async function snapshotsOf(userId: string, date: string, count: number) {
 const list = (userId: string) => new ListBalanceSnapshotsHandler(connection.db).execute(new ListBalanceSnapshots(userId, {}));
 
 describe('the nightly balance snapshots of linked accounts', () => {
-  it("snapshots every linked non-brokerage account with its item's last balances and the user's own limit, once a day, and GET /balances/snapshots lists them", async () => {
+  it("snapshots every bank-linked account (an investment one too) with its item's last balances and the user's own limit, once a day, and GET /balances/snapshots lists them", async () => {
     const userId = randomUUID();
     await link(userId, 'item-1', [checking, card, brokerage]);
     await link(userId, 'item-gone', [account('acc-old', 'depository', 'savings', { current: '5', available: '5', limit: null })]);
     appended(await handleCommand(eventStore, linkItemStreamId(linkItemUuidOf(userId, 'item-gone')), linkItemDecider, { type: 'DisconnectLinkItem', linkItemUuid: linkItemUuidOf(userId, 'item-gone') }, context(userId), 'Link item'));
     appended(await refreshLinkedBalances({ eventStore }, { userId, linkItemId: 'item-1', accounts: [checking, { ...card, balances: { current: '-310.25', available: '4689.75', limit: '5000' } }] }, { ...context(userId), actor: 'system' }));
-    const [cardId, checkingId] = [linkedAccountIdOf(userId, 'item-1', 'acc-card'), linkedAccountIdOf(userId, 'item-1', 'acc-checking')];
+    const [cardId, checkingId, investmentId] = ['acc-card', 'acc-checking', 'acc-brokerage'].map((linkAccountId) => linkedAccountIdOf(userId, 'item-1', linkAccountId));
     await caughtUp();
     const handler = new ExecuteAccountCommandHandler(eventStore, connection.db, { afterTransactionsChanged: async () => undefined } as unknown as RecurringRefreshRequests);
     appended(await handler.execute(new ExecuteAccountCommand(cardId, { type: 'OverrideCreditLimit', accountId: cardId, creditLimit: '7000' }, context(userId))));
@@ -103,26 +103,27 @@ describe('the nightly balance snapshots of linked accounts', () => {
     await job.handle({});
     await job.handle({});
 
-    expect(await snapshotsOf(userId, '2026-11-23', 2)).toEqual(
+    expect(await snapshotsOf(userId, '2026-11-23', 3)).toEqual(
       [
-        { accountId: checkingId, date: '2026-11-23', currentBalance: 1200.5, availableBalance: 1100, creditLimit: 0 },
+        { accountId: checkingId, date: '2026-11-23', currentBalance: 1200.5, availableBalance: 1100, creditLimit: null },
         { accountId: cardId, date: '2026-11-23', currentBalance: -310.25, availableBalance: 4689.75, creditLimit: 7000 },
+        { accountId: investmentId, date: '2026-11-23', currentBalance: 9000, availableBalance: 9000, creditLimit: null },
       ]
         .sort((a, b) => a.accountId.localeCompare(b.accountId))
         .map((snapshot) => ({ id: expect.any(String), ...snapshot })),
     );
     // A second run the same day added nothing to the card's stream: the override and one snapshot.
     expect((await eventStore.readStream(accountStreamId(cardId))).map((event) => event.type)).toEqual(['CreditLimitOverridden', 'BalanceSnapshotTaken']);
-    // Neither the brokerage account nor the disconnected item's account got one.
-    for (const [item, linkAccountId] of [['item-1', 'acc-brokerage'], ['item-gone', 'acc-old']]) expect(await eventStore.readStream(accountStreamId(linkedAccountIdOf(userId, item, linkAccountId)))).toEqual([]);
+    // The disconnected item's account got none.
+    expect(await eventStore.readStream(accountStreamId(linkedAccountIdOf(userId, 'item-gone', 'acc-old')))).toEqual([]);
 
     // The next night follows the balances the provider reported since.
     appended(await refreshLinkedBalances({ eventStore }, { userId, linkItemId: 'item-1', accounts: [{ ...checking, balances: { current: '980', available: '975.5', limit: null } }] }, { ...context(userId), actor: 'system' }));
     await caughtUp();
     now = new Date('2026-11-24T23:55:00.000Z');
     await job.handle({});
-    const nextDay = await snapshotsOf(userId, '2026-11-24', 2);
+    const nextDay = await snapshotsOf(userId, '2026-11-24', 3);
     expect(nextDay).toEqual(expect.arrayContaining([expect.objectContaining({ accountId: checkingId, currentBalance: 980, availableBalance: 975.5 })]));
-    expect(nextDay).toHaveLength(2);
+    expect(nextDay).toHaveLength(3);
   });
 });

@@ -10,7 +10,9 @@ import { type AccountCommand, accountDecider } from './account.decider.js';
 const PAGE = 500;
 
 /**
- * Every night, every open non-brokerage account gets the day's balance snapshot. Idempotent:
+ * Every night, every open account but brokerage-linked ones (manual and bank-linked, investments
+ * included: rule 12 leaves out only brokerage value, which has its own series) gets the day's
+ * balance snapshot. Idempotent:
  * an account already snapshotted that day is left alone, so a retried or repeated run adds nothing.
  * A linked account's balances are its item's, read from the rows this job pages through (they
  * reflect the item's last balances refresh); its snapshot goes on its own `account-<id>` stream,
@@ -30,7 +32,7 @@ export function nightlyBalanceSnapshotsJob(runtime: Pick<Runtime, 'database' | '
           .selectFrom('accounts')
           .select(['id', 'user_id', 'type', 'link_item_uuid', 'current', 'available', 'credit_limit'])
           .where('deleted_at', 'is', null)
-          .where('type', '<>', 'investment')
+          .where('source', '<>', 'brokerage_link')
           .where('id', '>', after)
           .orderBy('id')
           .limit(PAGE)

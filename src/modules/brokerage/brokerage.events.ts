@@ -51,12 +51,28 @@ export type BrokerageAuthorizationDisabled = DomainEvent<'BrokerageAuthorization
 /** The user went through the portal again with `reconnectAuthorizationId`: syncing resumes; accounts new at the provider join. */
 export type BrokerageAuthorizationReconnected = DomainEvent<'BrokerageAuthorizationReconnected', { authorizationUuid: string; addedAccounts: BrokerageAccountData[] }>;
 
-export type BrokerageAuthorizationEvent = BrokerageAuthorizationConnected | BrokerageAuthorizationDisabled | BrokerageAuthorizationReconnected;
+/**
+ * The user disconnected one of the authorization's accounts (DELETE /accounts/{id}): it leaves every
+ * list, its history stays in its stream, and syncs and reconnects of this authorization do not bring
+ * it back. The last one takes the authorization with it: `BrokerageAuthorizationDisconnected` follows.
+ */
+export type BrokerageAuthorizationAccountDisconnected = DomainEvent<'BrokerageAuthorizationAccountDisconnected', { authorizationUuid: string; accountId: string }>;
+/** The user disconnected the connection (DELETE /brokerage/authorizations/{id}): it and `accountIds` leave every list; syncs stop. */
+export type BrokerageAuthorizationDisconnected = DomainEvent<'BrokerageAuthorizationDisconnected', { authorizationUuid: string; brokerageAuthorizationId: string; accountIds: string[] }>;
+
+export type BrokerageAuthorizationEvent =
+  | BrokerageAuthorizationConnected
+  | BrokerageAuthorizationDisabled
+  | BrokerageAuthorizationReconnected
+  | BrokerageAuthorizationAccountDisconnected
+  | BrokerageAuthorizationDisconnected;
 
 export const BROKERAGE_AUTHORIZATION_EVENT_TYPES: readonly BrokerageAuthorizationEvent['type'][] = [
   'BrokerageAuthorizationConnected',
   'BrokerageAuthorizationDisabled',
   'BrokerageAuthorizationReconnected',
+  'BrokerageAuthorizationAccountDisconnected',
+  'BrokerageAuthorizationDisconnected',
 ];
 
 export type BrokerageActivityType = 'BUY' | 'SELL' | 'DIVIDEND' | 'FEE' | 'CONTRIBUTION' | 'TRANSFER';

@@ -9,6 +9,8 @@ export type TransactionRow = Selectable<TransactionsTable> & {
   account_type: string;
   account_subtype: string | null;
   institution_name: string | null;
+  institution_logo: string | null;
+  institution_url: string | null;
   category_name: string | null;
   category_icon_key: string | null;
   category_system_key: string | null;
@@ -26,15 +28,15 @@ export function toTransactionResponse(userId: string, row: TransactionRow, liveT
     accountName: row.account_name,
     accountType: row.account_type,
     accountSubtype: row.account_subtype,
-    accountLogoDomain: null,
+    accountLogoDomain: logoDomainOf(row.institution_url),
     amount: Number(row.amount),
     authorizedDate: row.authorized_date,
     date: row.date,
     category: categoryOf(userId, row),
     counterparties: row.counterparties as CounterpartyResponse[] | null,
-    institutionLogo: null,
+    institutionLogo: row.institution_logo,
     institutionName: row.institution_name,
-    institutionUrl: null,
+    institutionUrl: row.institution_url,
     location: row.location,
     lockedFields: row.locked_fields,
     logoUrl: row.logo_url,
@@ -49,6 +51,19 @@ export function toTransactionResponse(userId: string, row: TransactionRow, liveT
     tags: tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color })),
     website: row.website,
   };
+}
+
+/**
+ * The host of the account's institution site without its `www.`, the domain a logo service is
+ * asked for (`https://www.harborpointbank.example` → `harborpointbank.example`); null without one.
+ */
+export function logoDomainOf(institutionUrl: string | null): string | null {
+  if (institutionUrl === null) return null;
+  try {
+    return new URL(institutionUrl).hostname.replace(/^www\./, '') || null;
+  } catch {
+    return null;
+  }
 }
 
 /**

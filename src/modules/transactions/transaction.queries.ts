@@ -4,8 +4,9 @@ import { type Kysely, sql } from 'kysely';
 import { NotFoundError, invalid } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { requireLiveAccounts } from '../accounts/account.queries.js';
 import { isTaxonomySeeded } from '../categories/category-directory.js';
-import { categoryIdsInGroups } from '../categories/user-categories.js';
+import { categoryIdsInGroups, systemCategoriesOf } from '../categories/user-categories.js';
 import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
 import { decodeCursor, encodeCursor } from './transaction-cursor.js';
@@ -53,9 +54,10 @@ export class GetTransactionActivity extends Query<TransactionActivityResponse> {
 export function selectTransactions(db: Kysely<Database>, userId: string) {
   return db
     .selectFrom('transactions as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    // A departed account's transactions leave with it; this also hides any a sync still in flight imported after it left.
+    .innerJoin('accounts as a', (join) => join.onRef('a.id', '=', 't.account_id').on('a.deleted_at', 'is', null))
     .selectAll('t')
-    .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name'])
+    .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name', 'a.institution_logo', 'a.institution_url'])
     // The category is joined at read time, so a rename or a move shows on every transaction at once (decision 0011).
     .leftJoin('categories as c', (join) => join.onRef('c.id', '=', 't.category_id').onRef('c.user_id', '=', 't.user_id'))
     .leftJoin('category_groups as g', 'g.id', 'c.group_id')
@@ -107,8 +109,9 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, filter }: ListTransactions): Promise<TransactionPageResponse> {
-    const seeded = filter.categoryGroups.length === 0 || (await isTaxonomySeeded(this.db, userId));
-    const rows = await listTransactionsQuery(this.db, userId, filter, seeded).execute();
+    const seeded = (filter.categoryGroups.length === 0 && !filter.categoryId) || (await isTaxonomySeeded(this.db, userId));
+    // The page is read beside the filter's checks: a filter that names something not the user's answers 404 either way.
+    const [rows] = await Promise.all([listTransactionsQuery(this.db, userId, filter, seeded).execute(), requireFilterTargets(this.db, userId, filter, seeded)]);
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
     const liveTags = await liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids));
@@ -119,6 +122,28 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
       nextCursor: hasMore && last ? encodeCursor(userId, { date: last.date, createdAt: last.created_at.toISOString(), id: last.id }) : null,
     };
   }
+}
+
+/**
+ * Every id a list filter names must be the user's: their live accounts, one of their categories,
+ * one of their tags (not deleted). Another user's id, or one that names nothing, is a 404 — the
+ * same answer everywhere, never an empty page that reads like "nothing there".
+ */
+async function requireFilterTargets(db: Kysely<Database>, userId: string, filter: TransactionListFilter, seeded: boolean): Promise<void> {
+  const { categoryId, tagId } = filter;
+  const checks: Promise<void>[] = [requireLiveAccounts(db, userId, filter.accountIds)];
+  if (categoryId) {
+    // Before seeding, the user's categories are the system taxonomy as it will be seeded.
+    const own = seeded
+      ? db.selectFrom('categories').select('id').where('id', '=', categoryId).where('user_id', '=', userId).executeTakeFirst().then((row) => row !== undefined)
+      : Promise.resolve(systemCategoriesOf(userId).has(categoryId));
+    checks.push(own.then((found) => (found ? undefined : Promise.reject(new NotFoundError('Category')))));
+  }
+  if (tagId) {
+    const own = db.selectFrom('tags').select('id').where('id', '=', tagId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    checks.push(own.then((row) => (row ? undefined : Promise.reject(new NotFoundError('Tag')))));
+  }
+  await Promise.all(checks);
 }
 
 @QueryHandler(GetTransaction)

@@ -39,16 +39,14 @@ export class AccountDetailResponse extends OmitType(AccountListItemResponse, ['c
   @ApiProperty() hasInvestmentAccounts!: boolean;
 }
 
-export class ManualAccountCreatedResponse {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ enum: ACCOUNT_TYPES }) type!: string;
-  @ApiProperty() subtype!: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Institution name, if given.' }) institution!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) mask!: string | null;
-  @ApiProperty() currency!: string;
-  @ApiProperty({ type: 'number' }) balance!: number;
-  @ApiProperty({ type: 'number', nullable: true }) creditLimit!: number | null;
+/**
+ * The spec's create sample (id, name, type, institution, mask, currency, balance, creditLimit)
+ * and, beside it, every field of the list item: either answer can be used the same way.
+ */
+export class ManualAccountCreatedResponse extends AccountListItemResponse {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The institution name given at creation: the same as institutionName (the spec’s create sample calls it institution).' })
+  institution!: string | null;
+  @ApiProperty({ type: 'number', description: 'The balance given at creation: the same as current (the spec’s create sample calls it balance).' }) balance!: number;
 }
 
 export class BalanceSnapshotResponse {
@@ -57,7 +55,8 @@ export class BalanceSnapshotResponse {
   @ApiProperty({ format: 'date', example: '2026-11-22' }) date!: string;
   @ApiProperty({ type: 'number' }) currentBalance!: number;
   @ApiProperty({ type: 'number' }) availableBalance!: number;
-  @ApiProperty({ type: 'number', description: 'The credit limit that applied that day; 0 for an account without one.' }) creditLimit!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'The credit limit that applied that day (your own if you set one, else the institution’s); null for an account without one (every account but a credit card).' })
+  creditLimit!: number | null;
 }
 
 export class BalanceSnapshotListResponse {

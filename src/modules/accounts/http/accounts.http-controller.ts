@@ -3,7 +3,6 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { accountsProjection } from '../../../../projections/accounts/accounts.projection.js';
 import { balanceSnapshotsProjection } from '../../../../projections/balance-snapshots/balance-snapshots.projection.js';
-import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { type Clock, isoDate } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
 import { toDecimalString } from '../../../core/money.js';
@@ -14,8 +13,9 @@ import { SuccessResponse } from '../../../infrastructure/http/success.response.j
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
+import { AccountRemoval } from '../account-removal.js';
 import { ExecuteAccountCommand } from '../account.commands.js';
-import { GetAccount, ListAccounts } from '../account.queries.js';
+import { GetAccount, GetAccountListItem, ListAccounts } from '../account.queries.js';
 import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
 import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
 import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
@@ -31,6 +31,7 @@ export class AccountsHttpController {
   constructor(
     private readonly commands: ConsistentCommandBus,
     private readonly queries: QueryBus,
+    private readonly removal: AccountRemoval,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -43,7 +44,11 @@ export class AccountsHttpController {
   }
 
   @Post('accounts')
-  @ApiOperation({ operationId: 'createManualAccount', summary: "Create a manual account and seed today's balance snapshot" })
+  @ApiOperation({
+    operationId: 'createManualAccount',
+    summary: "Create a manual account and seed today's balance snapshot",
+    description: 'Answers the spec’s create fields (id, name, type, institution, mask, currency, balance, creditLimit) together with every field of the account as GET /accounts lists it (institution = institutionName, balance = current).',
+  })
   @ApiCreatedResponse({ type: ManualAccountCreatedResponse })
   @ApiErrors(400, 401, 403, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
@@ -61,17 +66,8 @@ export class AccountsHttpController {
       creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
     };
     await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context), ACCOUNT_READ_MODELS);
-    return {
-      id: accountId,
-      name: data.name,
-      type: data.type,
-      subtype: data.subtype,
-      institution: data.institutionName,
-      mask: data.mask,
-      currency: data.currency,
-      balance: body.currentBalance,
-      creditLimit: body.creditLimit ?? null,
-    };
+    const listed = await this.queries.execute(new GetAccountListItem(principal.user.id, accountId));
+    return { ...listed, institution: listed.institutionName, balance: listed.current ?? body.currentBalance };
   }
 
   @Get('accounts/:accountId')
@@ -120,20 +116,25 @@ export class AccountsHttpController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'deleteAccount',
-    summary: 'Delete a manual account; it and its transactions leave every list (idempotent). A linked account: 400 ACCOUNT_NOT_MANUAL (disconnect its item)',
+    summary: 'Delete a manual account, or disconnect a linked one: it and its transactions leave every list (idempotent)',
+    description:
+      'One rule for every source. The account leaves GET /accounts (and GET /accounts/{accountId} is then a 404), its transactions, balance snapshots, spending and ' +
+      'recurring streams leave every list, and an accountId filter naming it is a 404; its history stays in the event streams. A bank-link or brokerage ' +
+      'account is disconnected from its connection: later syncs and reconnects do not bring it back, and its connection’s last account takes the connection ' +
+      'with it (the link item or brokerage authorization is disconnected and removed at the provider). Again, or an account that is not yours: success, nothing changes.',
   })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(400, 401, 403, 404, 503)
   async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
-    const context = userCommandContext(principal, trace, this.clock);
-    const outcome = await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'DeleteAccount', accountId }, context), [...ACCOUNT_READ_MODELS, transactionsProjection.name]);
-    return { success: true, message: outcome.events.length > 0 ? 'Account deleted' : 'Nothing to delete: the account is already gone' };
+    const { removed, connectionDisconnected } = await this.removal.remove(userCommandContext(principal, trace, this.clock), accountId);
+    const message = !removed ? 'Nothing to delete: the account is already gone' : connectionDisconnected ? 'Account removed, and its connection with it (it was the last account)' : 'Account removed';
+    return { success: true, message };
   }
 
   @Get('balances/snapshots')
-  @ApiOperation({ operationId: 'listBalanceSnapshots', summary: 'End-of-day balances of non-brokerage accounts, oldest first' })
+  @ApiOperation({ operationId: 'listBalanceSnapshots', summary: 'End-of-day balances of every account but brokerage-linked ones (manual investment accounts included), oldest first' })
   @ApiOkResponse({ type: BalanceSnapshotListResponse })
-  @ApiErrors(401, 403, 422)
+  @ApiErrors(401, 403, 404, 422)
   snapshots(@CurrentPrincipal() principal: Principal, @Query() query: BalanceSnapshotQuery) {
     return this.queries.execute(new ListBalanceSnapshots(principal.user.id, query));
   }

@@ -18,6 +18,7 @@ import { brokerageAuthorizationUuidOf } from '../brokerage.events.js';
 import { brokerageUserFor, registeredBrokerageUser } from '../provider/brokerage-users.js';
 import type { PersistentSandboxBrokerage } from '../provider/persistent-sandbox-brokerage.js';
 import { queueBrokerageSync } from '../sync/brokerage-sync.job.js';
+import { sealPortalReturn } from './portal-return.js';
 
 /**
  * The read models that show an authorization's state: the brokerage views (projections/brokerage,
@@ -58,9 +59,10 @@ export class BrokerageConnectFlows {
   /**
    * The sandbox portal opened by the browser: completes the connection at the provider, records it
    * (BrokerageAuthorizationConnected, or Reconnected for a reconnect) on behalf of the user the
-   * session was opened for, queues the first sync, and says where to send the browser.
+   * session was opened for, queues the first sync, and says where to send the browser (and what it
+   * may carry there: the sealed portal return, see portal-return.ts).
    */
-  async completeSandboxPortal(session: string, requestId: string): Promise<{ returnTo: string }> {
+  async completeSandboxPortal(session: string, requestId: string): Promise<{ returnTo: string; portalReturn: string }> {
     const sandbox = this.sandbox();
     let completed;
     try {
@@ -97,7 +99,9 @@ export class BrokerageConnectFlows {
     const returnTo = new URL(this.link.returnUrl);
     returnTo.searchParams.set('brokerageAuthorizationId', authorization.id);
     returnTo.searchParams.set('status', 'connected');
-    return { returnTo: returnTo.toString() };
+    // For the return page: lets this browser alone see the names of the accounts it connected.
+    const portalReturn = sealPortalReturn(this.link.sealer, authorization.id, userId, authorizationUuid, now);
+    return { returnTo: returnTo.toString(), portalReturn };
   }
 
   /** The sandbox's control: the provider drops one of the user's authorizations; answers once the read models show needsReauth. */
@@ -117,11 +121,11 @@ export class BrokerageConnectFlows {
     );
   }
 
-  /** The service's id of one of the user's authorizations; another user's, or one never recorded, is a 404. */
+  /** The service's id of one of the user's authorizations; another user's, one never recorded or one disconnected is a 404. */
   private async ownAuthorization(userId: string, brokerageAuthorizationId: string): Promise<string> {
     const authorizationUuid = brokerageAuthorizationUuidOf(userId, brokerageAuthorizationId);
     const state = await readBrokerageAuthorization(this.store, userId, authorizationUuid);
-    if (state.status === 'absent') throw new NotFoundError('Brokerage authorization');
+    if (state.status === 'absent' || state.status === 'disconnected') throw new NotFoundError('Brokerage authorization');
     return authorizationUuid;
   }
 

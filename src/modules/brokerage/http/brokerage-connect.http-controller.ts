@@ -1,12 +1,15 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
+import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
+import { BrokerageDisconnectFlows } from '../disconnect/brokerage-disconnect.flows.js';
+import { BROKERAGE_AUTHORIZATION_ID_PARAM, BrokerageAuthorizationIdParam } from './brokerage-authorization-id.param.js';
 import { ConnectBrokerageRequest } from './brokerage-connect.requests.js';
 import { BrokerageConnectResponse } from './brokerage-connect.responses.js';
 
@@ -16,6 +19,7 @@ import { BrokerageConnectResponse } from './brokerage-connect.responses.js';
 export class BrokerageConnectHttpController {
   constructor(
     private readonly flows: BrokerageConnectFlows,
+    private readonly disconnection: BrokerageDisconnectFlows,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -35,5 +39,23 @@ export class BrokerageConnectHttpController {
   connect(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: ConnectBrokerageRequest): Promise<BrokerageConnectResponse> {
     // null is absent, as for every optional field.
     return this.flows.connect(userCommandContext(principal, trace, this.clock), body.reconnectAuthorizationId ?? undefined);
+  }
+
+  @Delete('brokerage/authorizations/:brokerageAuthorizationId')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'disconnectBrokerageAuthorization',
+    summary: 'Disconnect a brokerage connection: it and its accounts leave every list (idempotent)',
+    description:
+      'Its accounts leave GET /accounts, GET /brokerage/accounts, the overview, activities and portfolio snapshots (an accountId filter naming one is then a 404); ' +
+      'their history stays in the event streams, and no sync runs for the connection again. The connection is removed at the provider. ' +
+      'Again: success, nothing changes. Not one of your authorizations: 404. One account alone: DELETE /accounts/{accountId}.',
+  })
+  @ApiParam(BROKERAGE_AUTHORIZATION_ID_PARAM)
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiErrors(401, 403, 404, 503)
+  async disconnect(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @BrokerageAuthorizationIdParam() brokerageAuthorizationId: string): Promise<SuccessResponse> {
+    const { disconnected } = await this.disconnection.disconnectAuthorization(userCommandContext(principal, trace, this.clock), brokerageAuthorizationId);
+    return { success: true, message: disconnected ? 'Brokerage connection disconnected' : 'Nothing to disconnect: the connection is already disconnected' };
   }
 }

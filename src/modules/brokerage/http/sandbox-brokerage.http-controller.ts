@@ -5,7 +5,10 @@ import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import { RequestId, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
-import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
+import { CLOCK, CONFIG } from '../../../infrastructure/runtime/tokens.js';
+import type { AppConfig } from '../../../config/config.js';
+import { sessionCookiePolicy } from '../../../infrastructure/http/session-cookie.js';
+import { PORTAL_RETURN_COOKIE, PORTAL_RETURN_LIFETIME_MS } from '../connect/portal-return.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
 import { BROKERAGE_AUTHORIZATION_ID_PARAM, BrokerageAuthorizationIdParam } from './brokerage-authorization-id.param.js';
@@ -19,6 +22,7 @@ export class SandboxBrokerageHttpController {
   constructor(
     private readonly flows: BrokerageConnectFlows,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('sandbox/brokerage/portal')
@@ -31,22 +35,39 @@ export class SandboxBrokerageHttpController {
       'issued to the user who asked for it). A plain GET completes the connection at the sandbox (a new authorization at one of its brokerages, with an ' +
       'individual brokerage account and a Roth IRA; or, for a reconnect, the repaired authorization), records it, queues its first sync, and answers 302 to ' +
       'BROKERAGE_RETURN_URL with `brokerageAuthorizationId` and `status=connected`. 400 INVALID_PORTAL_SESSION: the session is unknown, expired or was already used ' +
-      '(nothing changes).',
+      '(nothing changes). 409 BROKERAGE_AUTHORIZATION_DISCONNECTED: a reconnect of a connection you have since disconnected (connect anew instead).',
     security: [],
   })
   @ApiResponse({
     status: 302,
     description: 'Back to the return URL: connected',
-    headers: { Location: { description: 'BROKERAGE_RETURN_URL with brokerageAuthorizationId and status=connected added to its query', schema: { type: 'string', format: 'uri' } } },
+    headers: {
+      Location: { description: 'BROKERAGE_RETURN_URL with brokerageAuthorizationId and status=connected added to its query', schema: { type: 'string', format: 'uri' } },
+      'Set-Cookie': {
+        description: 'When the return URL is on the service’s own origin (the default, `$PUBLIC_URL/`): `pf_portal_return`, httpOnly, 10 minutes, sealed, so the return page can name the connected accounts to this browser alone',
+        schema: { type: 'string' },
+      },
+    },
   })
-  @ApiErrors(400, 404, 422)
+  @ApiErrors(400, 404, 409, 422)
   // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
   async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: Response): Promise<void> {
-    const { returnTo } = await this.flows.completeSandboxPortal(query.session, requestId);
+    const { returnTo, portalReturn } = await this.flows.completeSandboxPortal(query.session, requestId);
     // The token was in this URL: it goes nowhere else.
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Referrer-Policy', 'no-referrer');
+    const returnUrl = new URL(returnTo);
+    // The service's own return page (the default) may name the connected accounts, to this browser only.
+    if (returnUrl.origin === new URL(this.config.publicUrl).origin) {
+      response.cookie(PORTAL_RETURN_COOKIE, portalReturn, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: sessionCookiePolicy(this.config.publicUrl).secure,
+        path: returnUrl.pathname,
+        maxAge: PORTAL_RETURN_LIFETIME_MS,
+      });
+    }
     response.status(302).setHeader('Location', returnTo);
     response.end();
   }

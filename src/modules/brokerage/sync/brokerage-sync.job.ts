@@ -8,7 +8,7 @@ import { type JobTrace, tracedBy } from '../../../infrastructure/jobs/job-trace.
 import { formatIsoDate, parseIsoDate } from '../../../core/calendar-day.js';
 import { brokerageAccountDecider } from '../accounts/brokerage-account.decider.js';
 import { toActivityData, toPositionData, toSnapshotData } from '../accounts/brokerage-account.mapping.js';
-import { brokerageAuthorizationDecider } from '../authorizations/brokerage-authorization.decider.js';
+import { brokerageAuthorizationDecider, liveBrokerageAccountsOf } from '../authorizations/brokerage-authorization.decider.js';
 import { BrokerageLinkError, type BrokerageLinkProvider, type BrokerageUser } from '../brokerage-link.port.js';
 import type { BrokerageLink } from '../brokerage-link.wiring.js';
 import { type BrokerageAccountData, brokerageAccountStreamId, brokerageAuthorizationStreamId, brokerageAuthorizationUuidOf } from '../brokerage.events.js';
@@ -73,7 +73,8 @@ export function brokerageSyncJob(dependencies: BrokerageSyncDependencies, hooks:
       if (authorization.status !== 'active') return;
       const user = await registeredBrokerageUser(database.db, link, userId);
       if (!user) return;
-      for (const account of authorization.accounts) {
+      // An account the user disconnected is synced no more.
+      for (const account of liveBrokerageAccountsOf(authorization)) {
         try {
           await syncAccount(eventStore, provider, user, account, context());
         } catch (error) {

@@ -8,6 +8,7 @@ const synced: BrokerageAccountRow = {
   institution_name: 'Parkside Brokerage',
   account_type: 'roth_ira',
   account_status: 'open',
+  created_at: new Date('2026-11-01T10:00:00.000Z'),
   brokerage_authorization_id: 'auth_1',
   disabled_at: null,
   balance_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',

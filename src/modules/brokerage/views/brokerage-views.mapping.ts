@@ -19,6 +19,7 @@ export interface BrokerageAccountRow {
   institution_name: string;
   account_type: string;
   account_status: string;
+  created_at: Date;
   brokerage_authorization_id: string;
   disabled_at: Date | null;
   balance_id: string | null;

@@ -18,8 +18,10 @@ import {
   toOverviewPortfolioSnapshot,
   toPortfolioSnapshot,
 } from './brokerage-views.mapping.js';
+import { isOtherInvestmentAccount, otherInvestmentAccountRows, toOtherInvestmentAccountListItem } from './other-investment-accounts.js';
 import {
   type ActivityListResponse,
+  type BrokerageAccountListItemResponse,
   type BrokerageAccountListResponse,
   type BrokerageBalanceResponse,
   type BrokerageOverviewResponse,
@@ -75,6 +77,7 @@ function accountRows(db: Kysely<Database>, userId: string): Promise<BrokerageAcc
       'account.institution_name',
       'account.account_type',
       'account.account_status',
+      'account.created_at',
       'authorization.brokerage_authorization_id',
       'authorization.disabled_at',
       'balance.id as balance_id',
@@ -94,16 +97,31 @@ function accountRows(db: Kysely<Database>, userId: string): Promise<BrokerageAcc
 }
 
 /**
- * The account an `accountId` filter names, lower-cased; 404 unless it is one of the user's
- * brokerage accounts (api-decisions §Brokerage), whatever the reason: not a UUID, another
- * user's, a bank or manual account, or none at all.
+ * The account an `accountId` filter names, lower-cased; 404 unless it is one of the accounts GET
+ * /brokerage/accounts lists (api-decisions §Brokerage) — connected ones, and investment accounts
+ * made by hand or bank-linked, which have no activities or portfolio series (an empty answer) —
+ * whatever the reason: not a UUID, another user's, a bank account, or none at all.
  */
 async function ownBrokerageAccount(db: Kysely<Database>, userId: string, accountId: string): Promise<string> {
   const id = accountId.toLowerCase();
   if (!isUuid(id)) throw new NotFoundError('Brokerage account');
   const own = await db.selectFrom('brokerage_accounts').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  if (!own) throw new NotFoundError('Brokerage account');
+  if (!own && !(await isOtherInvestmentAccount(db, userId, id))) throw new NotFoundError('Brokerage account');
   return id;
+}
+
+/**
+ * What GET /brokerage/accounts lists: the connected accounts and every other investment account
+ * of the user, oldest first (then by name and id); the connected ones' rows too, for the overview.
+ */
+async function listedAccounts(db: Kysely<Database>, userId: string): Promise<{ connected: BrokerageAccountRow[]; listed: BrokerageAccountListItemResponse[] }> {
+  const [connected, others] = await Promise.all([accountRows(db, userId), otherInvestmentAccountRows(db, userId)]);
+  const entries = [
+    ...connected.map((row) => ({ key: [row.created_at.getTime(), row.name, row.id] as const, item: toBrokerageAccountListItem(row) })),
+    ...others.map((row) => ({ key: [row.created_at.getTime(), row.name, row.id] as const, item: toOtherInvestmentAccountListItem(row) })),
+  ];
+  entries.sort((a, b) => a.key[0] - b.key[0] || (a.key[1] < b.key[1] ? -1 : a.key[1] > b.key[1] ? 1 : 0) || (a.key[2] < b.key[2] ? -1 : a.key[2] > b.key[2] ? 1 : 0));
+  return { connected, listed: entries.map((entry) => entry.item) };
 }
 
 /** Several reads that must agree with each other (one overview, a page and its total) see one snapshot of the read model. */
@@ -115,7 +133,7 @@ export class ListBrokerageAccountsHandler implements IQueryHandler<ListBrokerage
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId }: ListBrokerageAccounts): Promise<BrokerageAccountListResponse> {
-    return { accounts: (await accountRows(this.db, userId)).map(toBrokerageAccountListItem) };
+    return { accounts: (await listedAccounts(this.db, userId)).listed };
   }
 }
 
@@ -125,7 +143,7 @@ export class GetBrokerageOverviewHandler implements IQueryHandler<GetBrokerageOv
 
   execute({ userId }: GetBrokerageOverview): Promise<BrokerageOverviewResponse> {
     return consistentRead(this.db, async (trx) => {
-      const accounts = await accountRows(trx, userId);
+      const { connected: accounts, listed } = await listedAccounts(trx, userId);
       const positions = await trx
         .selectFrom('brokerage_positions')
         .innerJoin('brokerage_accounts', 'brokerage_accounts.id', 'brokerage_positions.account_id')
@@ -155,7 +173,7 @@ export class GetBrokerageOverviewHandler implements IQueryHandler<GetBrokerageOv
         ORDER BY date, account_id`.execute(trx);
       const brokerages = await trx.selectFrom('brokerage_authorizations').select('brokerage_name').distinct().where('user_id', '=', userId).orderBy('brokerage_name').execute();
 
-      const accountIds = accounts.map((account) => account.id);
+      const accountIds = listed.map((account) => account.id);
       const balances = accounts.map(toBrokerageBalance).filter((balance): balance is BrokerageBalanceResponse => balance !== null);
       const activityItems = activities.rows.map(toBrokerageActivity);
       const positionItems = positions.map(toBrokeragePosition);
@@ -163,7 +181,7 @@ export class GetBrokerageOverviewHandler implements IQueryHandler<GetBrokerageOv
         balances,
         activities: activityItems,
         positions: positionItems,
-        accounts: accounts.map(toBrokerageAccountListItem),
+        accounts: listed,
         portfolioSnapshots: snapshots.rows.map(toOverviewPortfolioSnapshot),
         balancesByAccount: groupByAccount(accountIds, balances),
         activitiesByAccount: groupByAccount(accountIds, activityItems),

@@ -1,15 +1,23 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import type { BrokerageActivityType } from '../brokerage.events.js';
 
 const SOURCES = ['bank_link', 'brokerage_link', 'manual'];
 const ACTIVITY_TYPES: BrokerageActivityType[] = ['BUY', 'SELL', 'DIVIDEND', 'FEE', 'CONTRIBUTION', 'TRANSFER'];
-const DECIMAL = 'A decimal string (no trailing zeros, like every amount), as in the account list and the overview.';
+/**
+ * Why strings here: the spec types the brokerage overview's money (balances, activity amounts) and
+ * the brokerage account list's balances as `string or null`. GET /activities and GET
+ * /portfolio/snapshots give the same amounts as JSON numbers, as the spec's samples type those.
+ */
+const DECIMAL =
+  'A decimal string, exact and without trailing zeros: the spec types the brokerage overview’s and the brokerage account list’s money as strings. ' +
+  'GET /activities and GET /portfolio/snapshots give the same amounts as JSON numbers, as the spec types those.';
+const NUMBER = 'A JSON number (at most 4 decimals), as the spec types this list; the brokerage overview carries the same amount as a decimal string.';
 const NULLABLE_DECIMAL = { type: 'string', nullable: true, example: '3405.84', description: DECIMAL } as const;
 const NULLABLE_TIMESTAMP = { type: 'string', format: 'date-time', nullable: true } as const;
 
 export class BrokerageAccountDetailsResponse {
-  @ApiProperty({ description: "The provider's account id (brokerageAccountId)." }) id!: string;
-  @ApiProperty({ ...NULLABLE_DECIMAL, description: "The account's total value: cash + Σ positions' marketValue, as of lastSync; null before the first sync." }) balance!: string | null;
+  @ApiProperty({ description: "The provider's account id (brokerageAccountId; a bank-linked account's linkAccountId); a manual account's own id." }) id!: string;
+  @ApiProperty({ ...NULLABLE_DECIMAL, description: `The account's total value: cash + Σ positions' marketValue, as of lastSync; null before the first sync. ${DECIMAL}` }) balance!: string | null;
   @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When the provider valued the account.' }) lastSync!: string | null;
 }
 
@@ -26,14 +34,25 @@ export class BrokerageAccountListItemResponse {
   @ApiProperty({ format: 'uuid', description: 'The account’s one id: the same in GET /accounts and every accountId.' }) id!: string;
   @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) institutionName!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'roth_ira', description: "The provider's account type: individual, roth_ira, traditional_ira, 401k." }) accountType!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'open', description: "The provider's account status: open, closed." }) accountStatus!: string | null;
-  @ApiProperty({ enum: SOURCES, description: 'Always brokerage_link here.' }) source!: string;
-  @ApiProperty({ description: 'The brokerage authorization is disabled: reconnect with POST /brokerage/connect {reconnectAuthorizationId: brokerageAuthorizationId}.' }) needsReauth!: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: "The provider's authorization id, used as reconnectAuthorizationId." }) brokerageAuthorizationId!: string | null;
-  @ApiProperty({ type: BrokerageAccountDetailsResponse, nullable: true }) accountDetails!: BrokerageAccountDetailsResponse | null;
-  @ApiProperty({ type: [BrokerageAccountBalanceResponse], description: 'The latest valuation’s balance; empty before the first sync.' }) balances!: BrokerageAccountBalanceResponse[];
-  @ApiPropertyOptional({ description: 'Absent: brokerage accounts have no bank-link account.' }) linkAccountId?: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'roth_ira',
+    description: "The provider's account type (individual, roth_ira, traditional_ira, 401k); for an investment account made by hand or bank-linked, its subtype (brokerage, ira, roth, 401k, …).",
+  })
+  accountType!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'open', description: "The provider's account status: open, closed; `open` for an account made by hand or bank-linked (a deleted one leaves the list)." })
+  accountStatus!: string | null;
+  @ApiProperty({ enum: SOURCES, description: '`brokerage_link`: a brokerage connection brought it; `manual`: made by hand (POST /accounts, type investment); `bank_link`: an investment account of a bank-link item.' })
+  source!: string;
+  @ApiProperty({ description: 'The brokerage authorization is disabled: reconnect with POST /brokerage/connect {reconnectAuthorizationId: brokerageAuthorizationId}. Always false for manual and bank-link accounts.' })
+  needsReauth!: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: "The provider's authorization id, used as reconnectAuthorizationId; null for manual and bank-link accounts." }) brokerageAuthorizationId!: string | null;
+  @ApiProperty({ type: BrokerageAccountDetailsResponse, nullable: true, description: 'For a manual or bank-link account: its own balance, and lastSync null (no brokerage sync values it).' })
+  accountDetails!: BrokerageAccountDetailsResponse | null;
+  @ApiProperty({ type: [BrokerageAccountBalanceResponse], description: 'The latest valuation’s balance (cash, buying power); empty before the first sync, and always for manual and bank-link accounts (no provider valuation).' })
+  balances!: BrokerageAccountBalanceResponse[];
+  @ApiPropertyOptional({ description: 'A bank-link account’s provider account id; absent for brokerage and manual accounts.' }) linkAccountId?: string;
 }
 
 export class BrokerageAccountListResponse {
@@ -57,7 +76,7 @@ export class BrokerageBalanceResponse {
 export class BrokerageActivityResponse {
   @ApiProperty({ format: 'uuid' }) accountId!: string;
   @ApiProperty({ type: 'string', nullable: true, description: "The provider's activity id." }) activityId!: string | null;
-  @ApiProperty({ ...NULLABLE_DECIMAL, description: 'Signed effect on cash, fees included (BUY and FEE negative).' }) amount!: string | null;
+  @ApiProperty({ ...NULLABLE_DECIMAL, description: `Signed effect on cash, fees included (BUY and FEE negative). ${DECIMAL}` }) amount!: string | null;
   @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When the sync imported it.' }) createdAt!: string | null;
   @ApiProperty({ type: 'string', nullable: true, example: 'USD' }) currencyCode!: string | null;
   @ApiProperty({ format: 'uuid', description: 'The service’s id of the activity (the same in GET /activities).' }) id!: string;
@@ -78,9 +97,9 @@ export class BrokeragePositionResponse {
   @ApiProperty() description!: string;
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty({ example: '20', description: DECIMAL }) units!: string;
-  @ApiProperty({ example: '250', description: 'Average cost per unit still held.' }) averagePrice!: string;
+  @ApiProperty({ example: '250', description: `Average cost per unit still held. ${DECIMAL}` }) averagePrice!: string;
   @ApiProperty({ example: '260.1', description: DECIMAL }) price!: string;
-  @ApiProperty({ example: '5202', description: 'units × price, rounded to the cent: these add up to the account balance minus cash.' }) marketValue!: string;
+  @ApiProperty({ example: '5202', description: `units × price, rounded to the cent: these add up to the account balance minus cash. ${DECIMAL}` }) marketValue!: string;
 }
 
 export class OverviewPortfolioSnapshotResponse {
@@ -88,8 +107,8 @@ export class OverviewPortfolioSnapshotResponse {
   @ApiProperty({ format: 'uuid' }) accountId!: string;
   @ApiProperty({ format: 'date' }) date!: string;
   @ApiProperty({ example: '10332.24', description: DECIMAL }) totalValue!: string;
-  @ApiProperty({ example: '3405.84' }) cashValue!: string;
-  @ApiProperty({ example: '6926.4' }) holdingsValue!: string;
+  @ApiProperty({ example: '3405.84', description: DECIMAL }) cashValue!: string;
+  @ApiProperty({ example: '6926.4', description: DECIMAL }) holdingsValue!: string;
   @ApiProperty({ example: 'USD' }) currency!: string;
 }
 
@@ -103,6 +122,7 @@ export const OVERVIEW_ACTIVITIES_PER_ACCOUNT = 50;
 export const OVERVIEW_SNAPSHOTS_PER_ACCOUNT = 30;
 
 @ApiExtraModels(BrokerageBalanceResponse, BrokerageActivityResponse, BrokeragePositionResponse)
+@ApiSchema({ description: `Money, prices and units in the overview are decimal strings (${DECIMAL})` })
 export class BrokerageOverviewResponse {
   @ApiProperty({ type: [BrokerageBalanceResponse], description: "Each account's latest balance." }) balances!: BrokerageBalanceResponse[];
   @ApiProperty({ type: [BrokerageActivityResponse], description: `Each account's latest ${OVERVIEW_ACTIVITIES_PER_ACCOUNT} activities, newest first; GET /activities pages through all of them.` })
@@ -124,10 +144,10 @@ export class ActivityListItemResponse {
   @ApiProperty({ type: 'string', nullable: true, description: 'Null for cash movements (contributions, fees, transfers).' }) symbol!: string | null;
   @ApiProperty() description!: string;
   @ApiProperty({ example: 'USD' }) currency!: string;
-  @ApiProperty({ description: 'Signed effect on cash, fees included: BUY and FEE negative.', example: -2001 }) amount!: number;
-  @ApiProperty({ example: 1 }) fee!: number;
-  @ApiProperty({ type: 'number', nullable: true, example: 200 }) price!: number | null;
-  @ApiProperty({ type: 'number', nullable: true, example: 10 }) units!: number | null;
+  @ApiProperty({ description: `Signed effect on cash, fees included: BUY and FEE negative. ${NUMBER}`, example: -2001 }) amount!: number;
+  @ApiProperty({ example: 1, description: NUMBER }) fee!: number;
+  @ApiProperty({ type: 'number', nullable: true, example: 200, description: NUMBER }) price!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, example: 10, description: NUMBER }) units!: number | null;
   @ApiProperty({ format: 'date' }) tradeDate!: string;
   @ApiProperty({ format: 'date' }) settlementDate!: string;
 }
@@ -141,9 +161,9 @@ export class PortfolioSnapshotResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) accountId!: string;
   @ApiProperty({ format: 'date' }) date!: string;
-  @ApiProperty({ example: 10332.24 }) totalValue!: number;
-  @ApiProperty({ example: 3405.84 }) cashValue!: number;
-  @ApiProperty({ example: 6926.4 }) holdingsValue!: number;
+  @ApiProperty({ example: 10332.24, description: NUMBER }) totalValue!: number;
+  @ApiProperty({ example: 3405.84, description: NUMBER }) cashValue!: number;
+  @ApiProperty({ example: 6926.4, description: NUMBER }) holdingsValue!: number;
   @ApiProperty({ example: 'USD' }) currency!: string;
 }
 

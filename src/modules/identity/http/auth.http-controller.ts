@@ -6,6 +6,7 @@ import { DomainRuleError } from '../../../core/errors.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
+import { QueryFromProvider } from '../../../infrastructure/http/query-keys.interceptor.js';
 import type { SameOriginPolicy } from '../../../infrastructure/http/same-origin.js';
 import { clearSessionCookie, readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../../infrastructure/http/session-cookie.js';
 import type { RateLimiter } from '../../../infrastructure/rate-limit/rate-limiter.js';
@@ -64,6 +65,8 @@ export class AuthHttpController {
 
   @Get('callback/:provider')
   @Public()
+  // Providers add parameters of their own to the redirect (Google: scope, authuser, prompt, hd).
+  @QueryFromProvider()
   @ApiOperation({
     operationId: 'signInCallback',
     summary: 'Where the provider returns the browser: exchanges the code, sets the session cookie, redirects to callbackURL',
@@ -71,7 +74,7 @@ export class AuthHttpController {
       'Register `{PUBLIC_URL}/api/auth/callback/{provider}` as the redirect URI at the provider. On success: 302 to callbackURL with the ' +
       '`pf_session` cookie. On failure: 302 to callbackURL with `?error=<code>` (access_denied, provider_error, code_rejected, ' +
       'provider_unavailable, profile_incomplete) when the sign-in is known, else 400. The sign-in is known only to the browser that began it: ' +
-      'without its `pf_sign_in` cookie the state is unknown (400 INVALID_STATE).',
+      'without its `pf_sign_in` cookie the state is unknown (400 INVALID_STATE). Parameters the provider adds beyond these (scope, authuser, …) are ignored.',
     security: [],
   })
   @ApiResponse({

@@ -153,6 +153,33 @@ describe('link item decider', () => {
         .then([{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(card, 'acc-2', '-250', null, '6000')] } }]);
     });
 
+    it("leaves out an account the user disconnected from the item", () => {
+      const gone: LinkItemEvent = { type: 'LinkItemAccountDisconnected', data: { linkItemUuid, linkItemId: 'item-sandbox-1', accountId: card } };
+      spec.given([withCard, gone]).when(record(reported(card, 'acc-2', '-1', '4999', '5000'))).then([]);
+      spec
+        .given([withCard, gone])
+        .when(record(reported(card, 'acc-2', '-1', '4999', '5000'), reported(checking, 'acc-1', '1', '1', null)))
+        .then([{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances: [reported(checking, 'acc-1', '1', '1', null)] } }]);
+    });
+
+    it('disconnects one account of the item; the last one takes the item with it; again, or an account not its own: nothing', () => {
+      const linkItemId = 'item-sandbox-1';
+      const goneCard: LinkItemEvent = { type: 'LinkItemAccountDisconnected', data: { linkItemUuid, linkItemId, accountId: card } };
+      spec.given([withCard]).when({ type: 'DisconnectLinkedAccount', linkItemUuid, accountId: card }).then([goneCard]);
+      spec.given([withCard, goneCard]).when({ type: 'DisconnectLinkedAccount', linkItemUuid, accountId: card }).then([]);
+      spec.given([withCard]).when({ type: 'DisconnectLinkedAccount', linkItemUuid, accountId: '44444444-4444-5444-8444-444444444444' }).then([]);
+      spec
+        .given([withCard, goneCard])
+        .when({ type: 'DisconnectLinkedAccount', linkItemUuid, accountId: checking })
+        .then([
+          { type: 'LinkItemAccountDisconnected', data: { linkItemUuid, linkItemId, accountId: checking } },
+          { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId, accountIds: [checking, card] } },
+        ]);
+      spec.given([]).when({ type: 'DisconnectLinkedAccount', linkItemUuid, accountId: card }).thenThrows(notFound);
+      // A reconnect brings back none of the accounts the user disconnected.
+      spec.given([withCard, goneCard]).when({ type: 'LinkItem', data: withCard.data }).then([{ type: 'LinkItemReconnected', data: { linkItemUuid, linkItemId, institution: withCard.data.institution, addedAccounts: [], billedProducts: withCard.data.billedProducts } }]);
+    });
+
     it("leaves out accounts the item does not have, amounts that are not decimals, and a disconnected item's reports", () => {
       const stranger = '44444444-4444-5444-8444-444444444444';
       spec.given([withCard]).when(record(reported(stranger, 'acc-new', '10', '10', null), reported(checking, 'acc-1', 'NaN', '1', null), reported(card, 'acc-2', '-1e3', null, '5000'))).then([]);

@@ -10,6 +10,7 @@ import {
   type LinkItemEvent,
   type LinkItemLinked,
   type LinkItemState,
+  liveAccountIdsOf,
   type RefreshedAccountBalances,
 } from './link-item.js';
 
@@ -27,6 +28,8 @@ export type LinkItemCommand =
   | { type: 'RecordPendingDisconnect'; linkItemUuid: string; disconnectAt: string }
   | { type: 'RecordNewAccountsAvailable'; linkItemUuid: string }
   | { type: 'DisconnectLinkItem'; linkItemUuid: string }
+  /** One of the item's accounts; the last one takes the item with it. */
+  | { type: 'DisconnectLinkedAccount'; linkItemUuid: string; accountId: string }
   | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }
   /** The provider's balances now; accounts the item does not have and malformed amounts are left out. */
   | { type: 'RecordProviderBalances'; linkItemUuid: string; balances: readonly RefreshedAccountBalances[] };
@@ -56,6 +59,15 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
       return state.newAccountsAvailable ? [] : [{ type: 'LinkItemNewAccountsAvailable', data: { linkItemUuid } }];
     case 'DisconnectLinkItem':
       return [{ type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: state.linkItemId ?? '', accountIds: [...state.accountIds] } }];
+    case 'DisconnectLinkedAccount': {
+      const live = liveAccountIdsOf(state);
+      // Not the item's, or already disconnected: nothing to do (DELETE is idempotent).
+      if (!live.includes(command.accountId)) return [];
+      const linkItemId = state.linkItemId ?? '';
+      const disconnected: LinkItemEvent = { type: 'LinkItemAccountDisconnected', data: { linkItemUuid, linkItemId, accountId: command.accountId } };
+      if (live.length > 1) return [disconnected];
+      return [disconnected, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId, accountIds: [...state.accountIds] } }];
+    }
     case 'RecordSyncPage': {
       const { cursor, added, modified, removed } = command;
       // An empty page that leaves the cursor where it was records nothing.
@@ -63,9 +75,8 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
       return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed } }];
     }
     case 'RecordProviderBalances': {
-      const changed = command.balances.filter(
-        (reported) => state.accountIds.includes(reported.accountId) && wellFormed(reported) && !sameBalances(state.balances[reported.accountId], reported),
-      );
+      const live = liveAccountIdsOf(state);
+      const changed = command.balances.filter((reported) => live.includes(reported.accountId) && wellFormed(reported) && !sameBalances(state.balances[reported.accountId], reported));
       if (changed.length === 0) return [];
       const balances = changed.map(({ accountId, linkAccountId, current, available, limit }) => ({ accountId, linkAccountId, current, available, limit }));
       return [{ type: 'LinkItemBalancesRefreshed', data: { linkItemUuid, balances } }];

@@ -2,9 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import { accountsProjection } from '../../../../projections/accounts/accounts.projection.js';
+import { balanceSnapshotsProjection } from '../../../../projections/balance-snapshots/balance-snapshots.projection.js';
 import { linkItemsProjection } from '../../../../projections/link-items/link-items.projection.js';
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
+import { isoDate } from '../../../core/clock.js';
 import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
+import { isDecimalString, normaliseDecimal } from '../../../core/money.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
 import { jobTraceOf } from '../../../infrastructure/jobs/job-trace.js';
@@ -14,10 +17,12 @@ import { DATABASE, JOBS } from '../../../infrastructure/runtime/tokens.js';
 import { BankLinkError, type BankLinkProvider, type LinkToken } from '../bank-link.port.js';
 import { BANK_LINK, type BankLink } from '../bank-link.wiring.js';
 import type { LinkItemResponse } from '../http/link.responses.js';
-import { linkItemUuidOf } from './link-item.js';
+import { type LinkItemEvent, linkItemUuidOf } from './link-item.js';
 import { ExecuteLinkItemCommand } from './link-item.commands.js';
 import { GetLinkItem } from './link-item.queries.js';
 import { toLinkedAccount } from './linked-account.mapping.js';
+import { ExecuteAccountCommand } from '../../accounts/account.commands.js';
+import type { AccountCommand } from '../../accounts/account.decider.js';
 import { RecurringRefreshRequests } from '../../insights/recurring/refresh/recurring-refresh.requests.js';
 import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 
@@ -90,9 +95,38 @@ export class LinkItemFlows {
       availableProducts: AVAILABLE_PRODUCTS,
       billedProducts: BILLED_PRODUCTS,
     };
-    await this.commands.execute(new ExecuteLinkItemCommand(linkItemUuid, { type: 'LinkItem', data }, context), LINK_READ_MODELS);
+    const outcome = await this.commands.execute(new ExecuteLinkItemCommand(linkItemUuid, { type: 'LinkItem', data }, context), LINK_READ_MODELS);
+    await this.snapshotJoinedAccounts(context, outcome.events);
     await this.queueSync(context, exchanged.itemId);
     return this.queries.execute(new GetLinkItem(userId, exchanged.itemId));
+  }
+
+  /**
+   * The accounts that joined (all of a new item's, the ones a reconnect added) get today's balance
+   * snapshot at once, from the balances the provider gave with them, so their history starts on the
+   * day they were linked rather than at the next nightly run; each on its own account stream, as
+   * the nightly job takes them (once a day: that night's run leaves them alone).
+   */
+  private async snapshotJoinedAccounts(context: CommandContext, events: readonly LinkItemEvent[]): Promise<void> {
+    const joined = events.flatMap((event) => (event.type === 'LinkItemLinked' ? event.data.accounts : event.type === 'LinkItemReconnected' ? event.data.addedAccounts : []));
+    const date = isoDate(context.now);
+    await Promise.all(
+      joined
+        .filter((account) => account.balances.current !== null && isDecimalString(account.balances.current))
+        .map((account) => {
+          const { current, available, limit } = account.balances;
+          const command: AccountCommand = {
+            type: 'TakeLinkedBalanceSnapshot',
+            accountId: account.accountId,
+            date,
+            accountType: account.type,
+            current: normaliseDecimal(current as string),
+            available: available !== null && isDecimalString(available) ? normaliseDecimal(available) : null,
+            institutionCreditLimit: limit !== null && isDecimalString(limit) ? normaliseDecimal(limit) : null,
+          };
+          return this.commands.execute(new ExecuteAccountCommand(account.accountId, command, { ...context, actor: 'system', causationId: context.requestId }), [balanceSnapshotsProjection.name]);
+        }),
+    );
   }
 
   /** Queues a sync of one of the user's items (404 for an item that is not theirs or is disconnected). */
@@ -115,6 +149,23 @@ export class LinkItemFlows {
     if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     await this.removeAtProvider(linkItemUuid);
     return { disconnected: outcome.events.length > 0 };
+  }
+
+  /**
+   * One of the item's accounts, on its own (DELETE /accounts/{id}); the item's last account takes
+   * the item with it, which is then removed at the provider as a disconnected item is. Answers
+   * once every read model that lists the account or its transactions has forgotten them.
+   */
+  async disconnectAccount(context: CommandContext, linkItemUuid: string, accountId: string): Promise<{ disconnected: boolean; itemDisconnected: boolean }> {
+    const outcome = await this.commands.execute(
+      new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkedAccount', linkItemUuid, accountId }, context),
+      [...LINK_READ_MODELS, transactionsProjection.name, balanceSnapshotsProjection.name],
+    );
+    if (outcome.events.length === 0) return { disconnected: false, itemDisconnected: false };
+    await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
+    const itemDisconnected = outcome.events.some((event) => event.type === 'LinkItemDisconnected');
+    if (itemDisconnected) await this.removeAtProvider(linkItemUuid);
+    return { disconnected: true, itemDisconnected };
   }
 
   /** After the disconnect is recorded; a retried DELETE finishes a removal an earlier one did not. */

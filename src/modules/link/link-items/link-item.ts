@@ -61,6 +61,12 @@ export type LinkItemReconnected = DomainEvent<
   'LinkItemReconnected',
   { linkItemUuid: string; linkItemId: string; institution: LinkInstitution; addedAccounts: LinkedAccountData[]; billedProducts: string[] }
 >;
+/**
+ * The user disconnected one of the item's accounts (DELETE /accounts/{id}): it and its transactions
+ * leave every list, its history stays in the streams, and later syncs and reconnects do not bring it
+ * back. Removing the item's last account disconnects the item: `LinkItemDisconnected` follows.
+ */
+export type LinkItemAccountDisconnected = DomainEvent<'LinkItemAccountDisconnected', { linkItemUuid: string; linkItemId: string; accountId: string }>;
 /** The item and its accounts leave every list; `accountIds` lets read models drop them without the item's history. */
 export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkItemUuid: string; linkItemId: string; accountIds: string[] }>;
 
@@ -99,6 +105,7 @@ export type LinkItemEvent =
   | LinkItemPendingDisconnect
   | LinkItemNewAccountsAvailable
   | LinkItemReconnected
+  | LinkItemAccountDisconnected
   | LinkItemDisconnected;
 
 export const LINK_ITEM_EVENT_TYPES: readonly LinkItemEvent['type'][] = [
@@ -116,6 +123,8 @@ export interface LinkItemState {
   readonly status: 'absent' | 'linked' | 'disconnected';
   readonly linkItemId: string | null;
   readonly accountIds: readonly string[];
+  /** Of `accountIds`, the ones the user disconnected: no longer synced, never added again. */
+  readonly disconnectedAccountIds: readonly string[];
   readonly needsReauth: boolean;
   readonly error: LinkItemError | null;
   readonly newAccountsAvailable: boolean;
@@ -130,6 +139,7 @@ export const initialLinkItemState = (): LinkItemState => ({
   status: 'absent',
   linkItemId: null,
   accountIds: [],
+  disconnectedAccountIds: [],
   needsReauth: false,
   error: null,
   newAccountsAvailable: false,
@@ -167,6 +177,8 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
         newAccountsAvailable: false,
         pendingDisconnectAt: null,
       };
+    case 'LinkItemAccountDisconnected':
+      return { ...state, disconnectedAccountIds: [...state.disconnectedAccountIds, event.data.accountId] };
     case 'LinkItemDisconnected':
       return { ...state, status: 'disconnected' };
     case 'LinkItemSyncPageImported':
@@ -181,6 +193,11 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
       return state;
     }
   }
+}
+
+/** The item's accounts the user has not disconnected. */
+export function liveAccountIdsOf(state: LinkItemState): string[] {
+  return state.accountIds.filter((accountId) => !state.disconnectedAccountIds.includes(accountId));
 }
 
 export const LINK_ITEM_STREAM_PREFIX = 'link-item-';

@@ -107,7 +107,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
           if (prepared === null) return;
           const { page } = prepared;
           if (page.hasMore) next = fetchPage(page.nextCursor);
-          await writer.write(prepared);
+          await writer.write(prepared, new Set(item.state.disconnectedAccountIds));
           transactionsChanged ||= page.added.length + page.modified.length + page.removed.length > 0;
           await hooks.afterPageApplied?.(page, pageNumber);
           const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };

@@ -6,6 +6,7 @@ import { transactionDecider } from '../../transactions/transaction.decider.js';
 import { carryOverOf, decideImport } from '../../transactions/transaction-import.decider.js';
 import type { TransactionImported } from '../../transactions/imported-transaction.js';
 import type { SyncPage } from '../bank-link.port.js';
+import { linkedAccountIdOf } from '../link-items/link-item.js';
 import { importedTransactionIdOf, importedTransactionOf, providerValuesFrom } from './provider-transaction.mapping.js';
 
 export interface PreparedPage {
@@ -35,7 +36,13 @@ export class SyncPageWriter {
     return { page, imports: page.added.map((transaction) => importedTransactionOf(this.userId, this.linkItemId, transaction)) };
   }
 
-  async write({ page, imports }: PreparedPage): Promise<void> {
+  /**
+   * `leftAccountIds`: accounts the user disconnected from the item; nothing of theirs is imported or
+   * changed any more (their transactions left with them, and a sync must not bring them back).
+   */
+  async write({ page, imports: prepared }: PreparedPage, leftAccountIds: ReadonlySet<string> = new Set()): Promise<void> {
+    const imports = prepared.filter((data) => !leftAccountIds.has(data.accountId));
+    const modified = page.modified.filter((transaction) => !leftAccountIds.has(linkedAccountIdOf(this.userId, this.linkItemId, transaction.accountId)));
     const pendingIds = imports.flatMap((data) => (data.replacesTransactionId === null ? [] : [data.replacesTransactionId]));
     const pendingBefore = await this.statesOf(pendingIds);
     const metadata = metadataFor(this.context());
@@ -51,7 +58,7 @@ export class SyncPageWriter {
     const importedHere = new Set(imports.map((data) => data.transactionId));
     const retirements = imports.filter(({ replacesTransactionId: id }) => id !== null && (importedHere.has(id) || pendingBefore.get(id)?.status !== 'absent'));
     await inParallel(retirements, (data) => this.command(data.replacesTransactionId as string, (transactionId) => ({ type: 'RetireReplacedTransaction', transactionId, byTransactionId: data.transactionId })));
-    await inParallel(page.modified, (transaction) =>
+    await inParallel(modified, (transaction) =>
       this.command(importedTransactionIdOf(this.userId, this.linkItemId, transaction.transactionId), (transactionId) => ({ type: 'UpdateFromProvider', transactionId, provider: providerValuesFrom(this.userId, transaction) })),
     );
     await inParallel(page.removed, ({ transactionId }) => this.command(importedTransactionIdOf(this.userId, this.linkItemId, transactionId), (id) => ({ type: 'RemoveImportedTransaction', transactionId: id })));

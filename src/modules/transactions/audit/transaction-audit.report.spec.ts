@@ -7,6 +7,7 @@ import type { TransactionEvent } from '../transaction.js';
 import { transactionDecider } from '../transaction.decider.js';
 import { normalizeDecimal } from './expected-transaction-row.js';
 import { AGREES, formatAuditJson, formatAuditText } from './transaction-audit.format.js';
+import { nameAudit, namedIdsOf } from './transaction-audit.names.js';
 import { auditTransaction, type ReadModelView } from './transaction-audit.report.js';
 
 const created = manualTransactionCreated({
@@ -61,6 +62,7 @@ function readModelOf(history: ReturnType<typeof recordedStream>, live: boolean):
 }
 
 const audit = (history: ReturnType<typeof recordedStream>, readModel: ReadModelView) => auditTransaction(history, foldOwnStream(transactionDecider, history, 'user-1'), false, readModel);
+const unnamed = (report: ReturnType<typeof audit>) => nameAudit(report, { user: null, categories: new Map(), tags: new Map() });
 
 describe('auditing a transaction stream against the read models', () => {
   const live = recordedStream('tx-1', [created, [edited, { correlationId: 'checkout-7' }], tagged]);
@@ -111,7 +113,7 @@ describe('auditing a transaction stream against the read models', () => {
   });
 
   it('says plainly whether they agree, in text and in JSON', () => {
-    const agreeing = audit(live, readModelOf(live, true));
+    const agreeing = unnamed(audit(live, readModelOf(live, true)));
     const text = formatAuditText(agreeing);
     expect(text).toContain('#1  2026-11-23T12:01:00.000Z  TransactionEdited  (position 101/1001)');
     expect(text).toContain('    actor user · request req-1 · correlation checkout-7 · causation req-1');
@@ -119,9 +121,39 @@ describe('auditing a transaction stream against the read models', () => {
     expect(text).toContain('    name      — → "Corner Cafe"');
     expect(text.endsWith(AGREES)).toBe(true);
     const readModel = readModelOf(live, true);
-    const disagreeing = audit(live, { ...readModel, row: { ...(readModel.row as Selectable<TransactionsTable>), amount: '-13.5' } });
+    const disagreeing = unnamed(audit(live, { ...readModel, row: { ...(readModel.row as Selectable<TransactionsTable>), amount: '-13.5' } }));
     expect(formatAuditText(disagreeing).split('\n').slice(-2)).toEqual(['Read model DISAGREES with the event stream (1):', '  transactions.amount: stream -13, read model -13.5']);
     expect(JSON.parse(formatAuditJson(disagreeing))).toMatchObject({ agrees: false, disagreements: [{ where: 'transactions.amount' }], events: [{ revision: 0 }, { revision: 1 }, { revision: 2 }] });
+  });
+
+  it('names the user, the categories and the tags beside their ids, in text and in JSON (an id it cannot name: unknown)', () => {
+    const categorised: TransactionEvent = { type: 'TransactionEdited', data: { transactionId: 'tx-1', changes: [{ field: 'categoryId', oldValue: null, newValue: 'cat-1', locked: true }] } };
+    const retagged: TransactionEvent = { type: 'TagApplied', data: { transactionId: 'tx-1', tagIds: ['tag-b'], resultingTagIds: ['tag-a', 'tag-b'], locked: true } };
+    const history = recordedStream('tx-1', [created, tagged, categorised, retagged]);
+    const named = nameAudit(audit(history, readModelOf(history, true)), {
+      user: { email: 'sam@example.com', name: 'Sam' },
+      categories: new Map([['cat-1', 'Coffee Shops']]),
+      tags: new Map([['tag-a', 'Work']]),
+    });
+    expect(named.user).toEqual({ id: 'user-1', email: 'sam@example.com', name: 'Sam' });
+    expect(named.events[2]!.changes).toEqual([{ field: 'category', kind: 'edited', before: null, after: 'cat-1', afterName: 'Coffee Shops' }]);
+    expect(named.events[3]!.changes).toEqual([{ field: 'tags', kind: 'edited', before: ['tag-a'], after: ['tag-a', 'tag-b'], beforeName: ['Work'], afterName: ['Work', null] }]);
+    const text = formatAuditText(named);
+    expect(text.split('\n')[0]).toBe('Transaction tx-1 of user user-1 (sam@example.com, Sam): stream transaction-tx-1, 4 events');
+    expect(text).toContain('    category  null → "cat-1" (Coffee Shops)');
+    expect(text).toContain('    tags  ["tag-a" (Work)] → ["tag-a" (Work), "tag-b" (unknown)]');
+    expect(JSON.parse(formatAuditJson(named)).user).toEqual({ id: 'user-1', email: 'sam@example.com', name: 'Sam' });
+    expect(namedIdsOf(audit(history, readModelOf(history, true)))).toEqual({ categories: ['cat-1'], tags: ['tag-a', 'tag-b'] });
+  });
+
+  it('names the transaction that replaced a pending one (byTransactionId), in text and in JSON', () => {
+    const replaced: TransactionEvent = { type: 'TransactionReplaced', data: { transactionId: 'tx-1', accountId: 'acct-1', byTransactionId: 'tx-2' } };
+    const history = recordedStream('tx-1', [created, replaced]);
+    const named = unnamed(audit(history, readModelOf(history, false)));
+    expect(named.events[1]).toMatchObject({ type: 'TransactionReplaced', byTransactionId: 'tx-2' });
+    expect(named.events[0]).not.toHaveProperty('byTransactionId');
+    expect(formatAuditText(named)).toContain('    replaced by transaction tx-2 (its posted transaction)');
+    expect(JSON.parse(formatAuditJson(named)).events[1].byTransactionId).toBe('tx-2');
   });
 
   it('writes a decimal one way', () => {

@@ -23,6 +23,12 @@ export interface AuditedEvent {
   readonly requestId: string;
   readonly correlationId: string;
   readonly causationId: string;
+  /** TransactionReplaced: the posted transaction that retired this pending one. */
+  readonly byTransactionId?: string;
+  /** TransactionImported: the pending transaction this posted one replaces. */
+  readonly replacesTransactionId?: string;
+  /** TransactionEdited: the pending transaction whose user values (locked fields, notes, tags) were carried over. */
+  readonly carriedFromTransactionId?: string;
   readonly changes: readonly AuditedFieldChange[];
 }
 
@@ -80,10 +86,20 @@ function auditedEvent(recorded: RecordedEvent, activity: readonly ActivityEntry[
     requestId: metadata.requestId,
     correlationId: metadata.correlationId,
     causationId: metadata.causationId,
+    ...transactionsNamedBy(recorded),
     changes: activity
       .filter((entry) => entry.revision === revision)
       .map((entry) => ({ field: entry.field, kind: entry.kind, ...('oldValue' in entry ? { before: entry.oldValue } : {}), ...('newValue' in entry ? { after: entry.newValue } : {}) })),
   };
+}
+
+/** The other transactions an event points at: the one that replaced it, the one it replaces, the one whose values it carries. */
+function transactionsNamedBy(recorded: RecordedEvent): Pick<AuditedEvent, 'byTransactionId' | 'replacesTransactionId' | 'carriedFromTransactionId'> {
+  const data = recorded.data as { byTransactionId?: unknown; replacesTransactionId?: unknown; carriedFromTransactionId?: unknown };
+  if (recorded.type === 'TransactionReplaced' && typeof data.byTransactionId === 'string') return { byTransactionId: data.byTransactionId };
+  if (recorded.type === 'TransactionImported' && typeof data.replacesTransactionId === 'string') return { replacesTransactionId: data.replacesTransactionId };
+  if (recorded.type === 'TransactionEdited' && typeof data.carriedFromTransactionId === 'string') return { carriedFromTransactionId: data.carriedFromTransactionId };
+  return {};
 }
 
 function compareRow(history: readonly RecordedEvent[], state: TransactionState, leftWithAccount: boolean, row: Selectable<TransactionsTable> | null): Disagreement[] {

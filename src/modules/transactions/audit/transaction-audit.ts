@@ -7,11 +7,13 @@ import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import type { ProjectionDefinition } from '../../../infrastructure/projections/projection.js';
 import { accountStreamId } from '../../accounts/account.js';
-import { type LinkItemDisconnected, linkItemStreamId, linkItemUuidOf } from '../../link/link-items/link-item.js';
+import { departingAccountIds } from '../../accounts/account-departures.js';
+import { linkItemStreamId, linkItemUuidOf } from '../../link/link-items/link-item.js';
 import type { TransactionImported } from '../imported-transaction.js';
 import { type TransactionState, transactionStreamId } from '../transaction.js';
 import { transactionDecider } from '../transaction.decider.js';
-import { auditTransaction, type ReadModelView, type TransactionAudit } from './transaction-audit.report.js';
+import { auditNamesOf, nameAudit, type NamedTransactionAudit } from './transaction-audit.names.js';
+import { auditTransaction, type ReadModelView } from './transaction-audit.report.js';
 
 export interface TransactionAuditDependencies {
   readonly db: Kysely<Database>;
@@ -28,7 +30,7 @@ export interface LaggingProjection {
 export type TransactionAuditOutcome =
   | { readonly kind: 'unknown'; readonly transactionId: string }
   | { readonly kind: 'lagging'; readonly transactionId: string; readonly streamPosition: string; readonly lagging: readonly LaggingProjection[] }
-  | { readonly kind: 'audited'; readonly audit: TransactionAudit };
+  | { readonly kind: 'audited'; readonly audit: NamedTransactionAudit };
 
 /** The read models the audit compares; their versions are this release's. */
 const AUDITED_PROJECTIONS: readonly Pick<ProjectionDefinition, 'name' | 'version'>[] = [transactionsProjection, transactionActivityProjection];
@@ -57,13 +59,16 @@ export async function auditTransactionAgainstReadModels(dependencies: Transactio
     if (lagging.length > 0) return { kind: 'lagging', transactionId, streamPosition: formatPosition(needed), lagging };
     const readModel = await readModelOf(db, transactionId);
     const after = await store.readStream(transactionStreamId(transactionId), { fromRevision: history[history.length - 1].revision + 1n });
-    if (after.length === 0 || attempt >= ATTEMPTS) return { kind: 'audited', audit: auditTransaction(history, state, departure !== null, readModel) };
+    if (after.length === 0 || attempt >= ATTEMPTS) {
+      const audit = auditTransaction(history, state, departure !== null, readModel);
+      return { kind: 'audited', audit: nameAudit(audit, await auditNamesOf(db, audit)) };
+    }
   }
 }
 
 /**
  * A live transaction leaves the list with its account: the position of the account's deletion (or
- * its link item's disconnection naming it), null while the account stays.
+ * its disconnection, alone or with its link item), null while the account stays.
  */
 async function accountDeparture(store: EventStore, history: readonly RecordedEvent[], state: TransactionState): Promise<GlobalPosition | null> {
   if (state.status !== 'live' || !state.accountId) return null;
@@ -73,7 +78,8 @@ async function accountDeparture(store: EventStore, history: readonly RecordedEve
   if (history[0].type !== 'TransactionImported') return null;
   const { linkItemId } = (history[0] as RecordedEvent<TransactionImported>).data;
   const item = await store.readStream(linkItemStreamId(linkItemUuidOf(history[0].metadata.userId, linkItemId)));
-  const disconnected = item.find((recorded) => recorded.type === 'LinkItemDisconnected' && (recorded.data as LinkItemDisconnected['data']).accountIds.includes(accountId));
+  // The account disconnected on its own, or with its whole item: whichever came first.
+  const disconnected = item.find((recorded) => departingAccountIds(recorded)?.includes(accountId));
   return disconnected?.position ?? null;
 }
 

@@ -7,7 +7,7 @@ import { CATEGORY_GROUP_KEYS } from '../../categories/system-taxonomy.js';
 const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
 export class TransactionListQuery extends DateRangeQuery {
-  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Repeat the parameter for several accounts.' })
+  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Repeat the parameter for several accounts. Each must be one of your accounts (not deleted), else 404.' })
   @IsOptional()
   @Transform(asList)
   @IsUUID('all', { each: true })
@@ -19,12 +19,12 @@ export class TransactionListQuery extends DateRangeQuery {
   @IsIn(CATEGORY_GROUP_KEYS, { each: true })
   categoryGroup?: string[];
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions in this category of yours.' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions in this category of yours; not one of your categories: 404.' })
   @IsOptional()
   @IsUUID()
   categoryId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions carrying this tag of yours.' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only transactions carrying this tag of yours; not one of your tags (or deleted): 404.' })
   @IsOptional()
   @IsUUID()
   tagId?: string;

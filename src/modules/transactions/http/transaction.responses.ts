@@ -48,15 +48,16 @@ export class TransactionResponse {
   @ApiProperty() accountName!: string;
   @ApiProperty() accountType!: string;
   @ApiProperty({ type: 'string', nullable: true }) accountSubtype!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) accountLogoDomain!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'harborpointbank.example', description: "The host of the account's institution site (institutionUrl) without `www.`: the domain to ask a logo service for. Null when the account has no institution site (manual accounts)." })
+  accountLogoDomain!: string | null;
   @ApiProperty({ type: 'number', description: 'Signed: positive in, negative out.' }) amount!: number;
   @ApiProperty({ type: 'string', format: 'date', nullable: true }) authorizedDate!: string | null;
   @ApiProperty({ format: 'date' }) date!: string;
   @ApiProperty({ type: TransactionCategoryResponse, nullable: true }) category!: TransactionCategoryResponse | null;
   @ApiProperty({ type: [CounterpartyResponse], nullable: true }) counterparties!: CounterpartyResponse[] | null;
-  @ApiProperty({ type: 'string', nullable: true }) institutionLogo!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: "The logo of the account's institution, as GET /accounts shows it (`logo`); null for manual accounts." }) institutionLogo!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) institutionName!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) institutionUrl!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: "The site of the account's institution, as GET /accounts shows it (`url`); null for manual accounts." }) institutionUrl!: string | null;
   @ApiProperty({ type: LocationResponse, nullable: true }) location!: LocationResponse | null;
   @ApiProperty({ type: 'array', items: { type: 'string', enum: LOCKED_FIELDS } }) lockedFields!: string[];
   @ApiProperty({ type: 'string', nullable: true }) logoUrl!: string | null;

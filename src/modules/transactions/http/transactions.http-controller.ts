@@ -40,7 +40,7 @@ export class TransactionsHttpController {
   @Get()
   @ApiOperation({ operationId: 'listTransactions', summary: 'Transactions across all accounts, newest first, one keyset page at a time' })
   @ApiOkResponse({ type: TransactionPageResponse })
-  @ApiErrors(401, 403, 422)
+  @ApiErrors(401, 403, 404, 422)
   list(@CurrentPrincipal() principal: Principal, @Query() query: TransactionListQuery) {
     return this.queries.execute(
       new ListTransactions(principal.user.id, {

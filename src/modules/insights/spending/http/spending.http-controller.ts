@@ -6,7 +6,7 @@ import { ApiErrors } from '../../../../infrastructure/http/openapi-errors.js';
 import type { Principal } from '../../../identity/identity.store.js';
 import { GetSpending } from '../spending.queries.js';
 import { DEFAULT_SPENDING_PERIOD } from '../spending-window.js';
-import { CreditSpendingQuery, SpendingQuery } from './spending.query-params.js';
+import { CreditCardSpendingQuery, SpendingQuery } from './spending.query-params.js';
 import { SpendingResponse } from './spending.responses.js';
 
 const WHAT_COUNTS =
@@ -34,7 +34,7 @@ export class SpendingHttpController {
   @ApiOperation({ operationId: 'getCreditSpending', summary: 'The same as GET /spending over credit cards only', description: `${WHAT_COUNTS} An accountId that is not a credit card narrows to nothing (every bucket 0).` })
   @ApiOkResponse({ type: SpendingResponse })
   @ApiErrors(401, 403, 404, 422)
-  credit(@CurrentPrincipal() principal: Principal, @Query() query: CreditSpendingQuery) {
+  credit(@CurrentPrincipal() principal: Principal, @Query() query: CreditCardSpendingQuery) {
     return this.queries.execute(new GetSpending(principal.user.id, { period: query.period ?? DEFAULT_SPENDING_PERIOD, accountId: query.accountId, accountType: 'credit_card' }));
   }
 }

@@ -21,6 +21,14 @@ export class CreditSpendingQuery {
   period?: SpendingPeriod;
 }
 
+/** GET /spending/credit is over credit cards: `accountType` may say so, and may not say anything else. */
+export class CreditCardSpendingQuery extends CreditSpendingQuery {
+  @ApiPropertyOptional({ enum: ['credit_card'], description: 'Only `credit_card`, which this operation always narrows to: any other type is a 422, never ignored.' })
+  @IsOptional()
+  @IsIn(['credit_card'])
+  accountType?: 'credit_card';
+}
+
 export class SpendingQuery extends CreditSpendingQuery {
   @ApiPropertyOptional({ enum: ACCOUNT_TYPES, description: 'Only accounts of this type (narrows together with accountId).' })
   @IsOptional()
