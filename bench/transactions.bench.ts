@@ -21,6 +21,7 @@ import { rawList, rawPatch } from './support/raw-references.js';
 import { recordStatements } from './support/recorded-sql.js';
 import { seedTransactionEvents } from './support/seed.js';
 import { benchPostgres } from './support/bench-postgres.js';
+import { projectionsBehind } from './support/projections-behind.js';
 import { type Comparison, describeFigures, sideBySideTable } from './support/side-by-side.js';
 
 /**
@@ -218,17 +219,6 @@ function writePhases(serviceStartedAt: number): void {
 
 function packageVersion(name: string): string {
   return (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
-}
-
-/** This release's projections whose checkpoint is short of the last event in the store. */
-async function projectionsBehind(pool: pg.Pool): Promise<string[]> {
-  const result = await pool.query<{ name: string }>(
-    `SELECT v.name FROM projection_versions v
-       JOIN unnest($1::text[], $2::int[]) AS current(name, version) ON current.name = v.name AND current.version = v.version
-      WHERE (v.position_commit, v.position_prepare) < (SELECT (transaction_id::text)::numeric, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1)`,
-    [PROJECTIONS.map((projection) => projection.name), PROJECTIONS.map((projection) => projection.version)],
-  );
-  return result.rows.map((row) => row.name);
 }
 
 async function count(pool: pg.Pool): Promise<number> {
