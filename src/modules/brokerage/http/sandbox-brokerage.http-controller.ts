@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
@@ -42,13 +42,10 @@ export class SandboxBrokerageHttpController {
   @ApiErrors(400, 404, 422)
   // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
-  async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: Response): Promise<void> {
+  async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: FastifyReply): Promise<void> {
     const { returnTo } = await this.flows.completeSandboxPortal(query.session, requestId);
     // The token was in this URL: it goes nowhere else.
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('Referrer-Policy', 'no-referrer');
-    response.status(302).setHeader('Location', returnTo);
-    response.end();
+    response.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').code(302).header('Location', returnTo).send();
   }
 
   @Post('sandbox/brokerage/authorizations/:brokerageAuthorizationId/disable')
