@@ -13,7 +13,7 @@ import { projectionsBehind } from './support/projections-behind.js';
 import { figuresOf, type LoadSamples } from './support/raw-load.js';
 import { recordStatements } from './support/recorded-sql.js';
 import { seedTransactionEvents } from './support/seed.js';
-import { createScratchDatabase, waitFor } from './support/service-process.js';
+import { cpuSeconds, createScratchDatabase, waitFor } from './support/service-process.js';
 import { describeFigures } from './support/side-by-side.js';
 
 /**
@@ -23,7 +23,8 @@ import { describeFigures } from './support/side-by-side.js';
  * the plain NestJS + pg page reference (Express, as the goal is stated), and each given build of the
  * service (default: this one) on one seeded ledger — `GET /v1/accounts` and the first page of
  * `GET /v1/transactions`. Every target takes its turn in every round, starting one later each round,
- * so the machine's noise falls on all of them; each round's figures are printed.
+ * so the machine's noise falls on all of them; each round's figures are printed, and the server's
+ * CPU time per answer (from /proc), which another session's load changes far less than the rate.
  */
 const { values } = parseArgs({
   options: {
@@ -51,6 +52,14 @@ interface Target {
   readonly name: string;
   readonly url: string;
   readonly request: autocannon.Request;
+  /** The server process: its CPU time per answer holds up on a busy machine better than its rate. */
+  readonly server: ChildProcess;
+}
+
+/** One turn of load on a target: the answers' latencies and the server's CPU seconds meanwhile. */
+interface Turn {
+  readonly samples: LoadSamples;
+  readonly cpuSeconds: number;
 }
 
 async function main(): Promise<void> {
@@ -87,36 +96,43 @@ async function main(): Promise<void> {
     console.log('');
 
     const pages = { first: await recordStatements(database.pool, (db) => new ListTransactionsHandler(db).execute(new ListTransactions(user.id, { accountIds: [], categoryGroups: [], limit: PAGE_SIZE }))) };
+    const peersFrom = children.length;
     const [pagePeer, helloExpress, helloFastify] = await Promise.all([
       startPeerServer('plain-nest-page.server', port + 1, '/pages/first', { DATABASE_URL: scratch.url, POOL_SIZE: String(SERVICE_POOL_SIZE), PAGE_SIZE: String(PAGE_SIZE), PAGES: JSON.stringify(pages) }, children),
       startPeerServer('nest-hello.server', port + 2, '/hello', {}, children),
       startPeerServer('nest-hello-fastify.server', port + 3, '/hello', {}, children),
     ]);
+    // startPeerServer adds each child before it first waits: in the order called.
+    const [pageServer, helloExpressServer, helloFastifyServer] = children.slice(peersFrom);
     const targets: Target[] = [
-      { name: 'NestJS hello world, Express', url: helloExpress, request: { method: 'GET', path: '/hello' } },
-      { name: 'NestJS hello world, Fastify', url: helloFastify, request: { method: 'GET', path: '/hello' } },
-      { name: 'plain NestJS (Express) + pg, first page', url: pagePeer, request: { method: 'GET', path: '/pages/first' } },
-      ...services.flatMap((service, index) => [
-        { name: `${service.label}: GET /v1/accounts`, url: bases[index], request: { method: 'GET', headers: auth, path: '/v1/accounts' } } as Target,
-        { name: `${service.label}: GET /v1/transactions`, url: bases[index], request: { method: 'GET', headers: auth, path: '/v1/transactions' } } as Target,
+      { name: 'NestJS hello world, Express', url: helloExpress, request: { method: 'GET', path: '/hello' }, server: helloExpressServer },
+      { name: 'NestJS hello world, Fastify', url: helloFastify, request: { method: 'GET', path: '/hello' }, server: helloFastifyServer },
+      { name: 'plain NestJS (Express) + pg, first page', url: pagePeer, request: { method: 'GET', path: '/pages/first' }, server: pageServer },
+      ...services.flatMap((service, index): Target[] => [
+        { name: `${service.label}: GET /v1/accounts`, url: bases[index], request: { method: 'GET', headers: auth, path: '/v1/accounts' }, server: children[index] },
+        { name: `${service.label}: GET /v1/transactions`, url: bases[index], request: { method: 'GET', headers: auth, path: '/v1/transactions' }, server: children[index] },
       ]),
     ];
     for (const target of targets) await httpLoadSamples(target.url, target.request, connections, values.quick ? 1 : 2);
-    const samples = new Map<string, LoadSamples[]>(targets.map((target) => [target.name, []]));
+    const turns = new Map<string, Turn[]>(targets.map((target) => [target.name, []]));
     for (let round = 0; round < rounds; round += 1) {
       for (let turn = 0; turn < targets.length; turn += 1) {
         const target = targets[(round + turn) % targets.length];
         process.stdout.write(`\rround ${round + 1}/${rounds}: ${target.name}`.padEnd(100));
-        samples.get(target.name)?.push(await httpLoadSamples(target.url, target.request, connections, duration));
+        const cpuBefore = cpuSeconds(target.server);
+        const run = await httpLoadSamples(target.url, target.request, connections, duration);
+        turns.get(target.name)?.push({ samples: run, cpuSeconds: cpuSeconds(target.server) - cpuBefore });
       }
     }
+    const samples = new Map([...turns].map(([name, runs]) => [name, runs.map((run) => run.samples)]));
+    const cpuPerAnswer = (runs: readonly Turn[]) => (1e6 * runs.reduce((sum, run) => sum + run.cpuSeconds, 0)) / Math.max(1, runs.reduce((sum, run) => sum + run.samples.latencies.length, 0));
     console.log(`\n\n${transactions} transactions, ${connections} connections, ${rounds} rounds of ${duration} s per target (each round starting one target later), load generator on the same machine\n`);
-    console.log(`| Target | ${Array.from({ length: rounds }, (_, round) => `round ${round + 1}`).join(' | ')} | all rounds |`);
-    console.log(`|---|${'---|'.repeat(rounds)}---|`);
+    console.log(`| Target | ${Array.from({ length: rounds }, (_, round) => `round ${round + 1}`).join(' | ')} | all rounds | server CPU per answer |`);
+    console.log(`|---|${'---|'.repeat(rounds)}---|---|`);
     const all = (name: string) => figuresOf(samples.get(name) ?? []);
     for (const target of targets) {
       const perRound = (samples.get(target.name) ?? []).map((run) => `${Math.round(figuresOf([run]).requestsPerSecond).toLocaleString('en-US')}/s`);
-      console.log(`| ${target.name} | ${perRound.join(' | ')} | ${describeFigures(all(target.name))} |`);
+      console.log(`| ${target.name} | ${perRound.join(' | ')} | ${describeFigures(all(target.name))} | ${Math.round(cpuPerAnswer(turns.get(target.name) ?? []))} µs |`);
     }
     const ratio = (numerator: string, denominator: string) => (all(numerator).requestsPerSecond / all(denominator).requestsPerSecond).toFixed(2);
     const perRoundRatios = (numerator: string, denominator: string) =>
