@@ -157,12 +157,12 @@ async function main(): Promise<void> {
         comparisons.push({ operation, ledgerline: figures.ledgerline, reference, referenceFigures: figures.reference, ...goal });
       };
       await compare('`PATCH /v1/transactions/{id}` (every response checked to show its own write)', `Emmett ${emmettVersion} PostgreSQL event store, one-event append`, { goalRatio: 1, goalP99Ms: 50 }, emmett, ledgerline('PATCH', patchRequest));
-      const samePageSql = `plain NestJS ${nestVersion} + pg handler, same page SQL`;
+      const samePageSql = `plain NestJS ${nestVersion} (Express) + pg handler, same page SQL`;
       await compare(`\`GET /v1/transactions\` first page (${PAGE_SIZE})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/first'), ledgerline('GET page', { method: 'GET', headers: auth, path: '/v1/transactions' }));
       if (!quick) {
         await compare(`\`GET /v1/transactions?cursor=…\` (page at row ${Math.floor(transactions / 2)})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/deep'), ledgerline('GET deep page', { method: 'GET', headers: auth, path: `/v1/transactions?cursor=${deepCursor}` }));
       }
-      await compare('`GET /v1/accounts`', `NestJS ${nestVersion} hello world`, { goalRatio: 0.6 }, peer(helloPeer, '/hello'), ledgerline('GET accounts', { method: 'GET', headers: auth, path: '/v1/accounts' }));
+      await compare('`GET /v1/accounts`', `NestJS ${nestVersion} hello world (Express)`, { goalRatio: 0.6 }, peer(helloPeer, '/hello'), ledgerline('GET accounts', { method: 'GET', headers: auth, path: '/v1/accounts' }));
       return comparisons;
     });
     // What the HTTP adapter alone buys (the service runs on Fastify, the goals are stated against Express; decision 0036).
