@@ -12,6 +12,7 @@ import { installRequestContext, requestIdOf } from './infrastructure/http/reques
 import { PinoNestLogger } from './infrastructure/logging/logger.js';
 import { installHttpMetrics } from './infrastructure/metrics/http-metrics.hook.js';
 import { buildOpenApiDocument } from './infrastructure/openapi/openapi-document.js';
+import { keepReferencePageTypes } from './infrastructure/openapi/reference-page-types.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 
 /**
@@ -47,6 +48,7 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   installHttpMetrics(fastify, runtime.metrics, bodyWasRefused);
   installRequestContext(fastify, runtime.log);
   installRequestBody(fastify);
+  keepReferencePageTypes(fastify, '/v1/docs');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, openApiDocument), adapter, {
     logger: new PinoNestLogger(runtime.log),
     bodyParser: false,

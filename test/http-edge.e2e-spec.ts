@@ -91,6 +91,11 @@ describe('the HTTP edge', () => {
     }
   });
 
+  it('answers an unknown route outside /v1 with the nested JSON 404 too (Express answered its own HTML page there)', async () => {
+    const response = await request(t.server).get('/nope?x=1').expect(404);
+    expect([response.headers['content-type'], response.body]).toEqual(['application/json; charset=utf-8', { error: { code: 'NOT_FOUND', message: 'No route for GET /nope' } }]);
+  });
+
   it('gives a long path segment to its route, which answers its own 404', async () => {
     const response = await raw.send({ method: 'GET', target: `/v1/transactions/${'a'.repeat(150)}`, headers: { Authorization: `Bearer ${key}` } });
     expect([response.status, response.body]).toEqual([404, { code: 'NOT_FOUND', error: 'Transaction not found' }]);
@@ -118,5 +123,20 @@ describe('the HTTP edge', () => {
     const body = gzipSync(JSON.stringify({ name: 'Zipped', type: 'bank', subtype: 'checking', currentBalance: 1 }));
     const response = await raw.send({ method: 'POST', target: '/v1/accounts', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body });
     expect([response.status, (response.body as { name: string }).name]).toEqual([201, 'Zipped']);
+  });
+
+  it('serves the API reference page, its script and its files with the types it always had', async () => {
+    const types = [];
+    for (const path of ['/v1/docs', '/v1/docs/', '/v1/docs/swagger-ui-init.js', '/v1/docs/swagger-ui-bundle.js', '/v1/docs/swagger-ui.css']) {
+      const response = await request(t.server).get(path).expect(200);
+      types.push([path, response.headers['content-type']]);
+    }
+    expect(types).toEqual([
+      ['/v1/docs', 'text/html; charset=utf-8'],
+      ['/v1/docs/', 'text/html; charset=utf-8'],
+      ['/v1/docs/swagger-ui-init.js', 'application/javascript; charset=utf-8'],
+      ['/v1/docs/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+      ['/v1/docs/swagger-ui.css', 'text/css; charset=utf-8'],
+    ]);
   });
 });
