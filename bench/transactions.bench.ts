@@ -21,13 +21,15 @@ import { rawList, rawPatch } from './support/raw-references.js';
 import { recordStatements } from './support/recorded-sql.js';
 import { seedTransactionEvents } from './support/seed.js';
 import { benchPostgres } from './support/bench-postgres.js';
+import { projectionsBehind } from './support/projections-behind.js';
 import { type Comparison, describeFigures, sideBySideTable } from './support/side-by-side.js';
 
 /**
  * npm run bench [-- --quick | --transactions 1000000 --duration 10 --connections 32 --rounds 2]
  * Seeds one user's transactions, starts the built service and its references (Emmett's PostgreSQL
- * event store, a plain NestJS + pg handler, a NestJS hello world) on the same PostgreSQL, measures
- * each operation right beside its reference, and prints one table with the ratios.
+ * event store, a plain NestJS + pg handler, a NestJS hello world, all on Express as the goals are
+ * stated) on the same PostgreSQL, measures each operation right beside its reference, and prints one
+ * table with the ratios; then the hello world on Fastify beside the one on Express (the adapter alone).
  */
 const { values } = parseArgs({
   options: {
@@ -112,9 +114,10 @@ async function main(): Promise<void> {
     // The page reference replays what Ledgerline's own list handler runs, recorded here.
     const handler = (cursor?: string) => recordStatements(database.pool, (db) => new ListTransactionsHandler(db).execute(new ListTransactions(user.id, { accountIds: [], categoryGroups: [], cursor, limit: PAGE_SIZE })));
     const pages = { first: await handler(), deep: await handler(deepCursor) };
-    const [pagePeer, helloPeer] = await Promise.all([
+    const [pagePeer, helloPeer, helloFastifyPeer] = await Promise.all([
       startPeerServer('plain-nest-page.server', port + 1, '/pages/first', { DATABASE_URL: scratch.url, POOL_SIZE: String(SERVICE_POOL_SIZE), PAGE_SIZE: String(PAGE_SIZE), PAGES: JSON.stringify(pages) }, children),
       startPeerServer('nest-hello.server', port + 2, '/hello', {}, children),
+      startPeerServer('nest-hello-fastify.server', port + 3, '/hello', {}, children),
     ]);
     await checkFirstPage(database.pool, auth, pagePeer);
 
@@ -154,14 +157,17 @@ async function main(): Promise<void> {
         comparisons.push({ operation, ledgerline: figures.ledgerline, reference, referenceFigures: figures.reference, ...goal });
       };
       await compare('`PATCH /v1/transactions/{id}` (every response checked to show its own write)', `Emmett ${emmettVersion} PostgreSQL event store, one-event append`, { goalRatio: 1, goalP99Ms: 50 }, emmett, ledgerline('PATCH', patchRequest));
-      const samePageSql = `plain NestJS ${nestVersion} + pg handler, same page SQL`;
+      const samePageSql = `plain NestJS ${nestVersion} (Express) + pg handler, same page SQL`;
       await compare(`\`GET /v1/transactions\` first page (${PAGE_SIZE})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/first'), ledgerline('GET page', { method: 'GET', headers: auth, path: '/v1/transactions' }));
       if (!quick) {
         await compare(`\`GET /v1/transactions?cursor=…\` (page at row ${Math.floor(transactions / 2)})`, samePageSql, { goalRatio: 2 }, peer(pagePeer, '/pages/deep'), ledgerline('GET deep page', { method: 'GET', headers: auth, path: `/v1/transactions?cursor=${deepCursor}` }));
       }
-      await compare('`GET /v1/accounts`', `NestJS ${nestVersion} hello world`, { goalRatio: 0.6 }, peer(helloPeer, '/hello'), ledgerline('GET accounts', { method: 'GET', headers: auth, path: '/v1/accounts' }));
+      await compare('`GET /v1/accounts`', `NestJS ${nestVersion} hello world (Express)`, { goalRatio: 0.6 }, peer(helloPeer, '/hello'), ledgerline('GET accounts', { method: 'GET', headers: auth, path: '/v1/accounts' }));
       return comparisons;
     });
+    // What the HTTP adapter alone buys (the service runs on Fastify, the goals are stated against Express; decision 0036).
+    process.stdout.write('\rmeasuring the NestJS hello world on Express and on Fastify'.padEnd(100));
+    const adapters = await alternate(peer(helloPeer, '/hello'), peer(helloFastifyPeer, '/hello'), schedule);
     const raw = quick ? null : { patch: await rawPatch(database.pool, user.id, ids, connections, duration * 1000), page: await rawList(database, user.id, connections, duration * 1000) };
 
     console.log(`\n${transactions} transactions, ${connections} connections, ${duration} s per target in ${schedule.rounds} turns, reference first, after ${schedule.warmUpS} s of warm-up each, load generator on the same machine (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -170,6 +176,7 @@ async function main(): Promise<void> {
     if (mismatches > 0) console.log(`  the service's warnings and errors: ${serviceLog}`);
     console.log('');
     for (const line of sideBySideTable(connections, measured.result, { peakRssMb: measured.peakRssMb, highWaterMarkMb: measured.highWaterMarkMb, goalMb: 300 })) console.log(line);
+    console.log(`\nThe HTTP adapter alone, NestJS ${nestVersion} hello world in turns: on Fastify ${describeFigures(adapters.ledgerline)}, on Express ${describeFigures(adapters.reference)} (${(adapters.ledgerline.requestsPerSecond / adapters.reference.requestsPerSecond).toFixed(2)}×)`);
     if (raw) console.log(`\nThe floor, the same SQL straight on pg from the bench process: PATCH's statements ${describeFigures(raw.patch)}; the first page ${describeFigures(raw.page)}`);
     writePhases(serviceStartedAt);
     if (mismatches > 0) process.exitCode = 1;
@@ -218,17 +225,6 @@ function writePhases(serviceStartedAt: number): void {
 
 function packageVersion(name: string): string {
   return (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
-}
-
-/** This release's projections whose checkpoint is short of the last event in the store. */
-async function projectionsBehind(pool: pg.Pool): Promise<string[]> {
-  const result = await pool.query<{ name: string }>(
-    `SELECT v.name FROM projection_versions v
-       JOIN unnest($1::text[], $2::int[]) AS current(name, version) ON current.name = v.name AND current.version = v.version
-      WHERE (v.position_commit, v.position_prepare) < (SELECT (transaction_id::text)::numeric, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1)`,
-    [PROJECTIONS.map((projection) => projection.name), PROJECTIONS.map((projection) => projection.version)],
-  );
-  return result.rows.map((row) => row.name);
 }
 
 async function count(pool: pg.Pool): Promise<number> {

@@ -4,8 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
 /**
- * The reference for GET /v1/accounts: NestJS on the Express adapter, as the service runs, with one
- * GET answering a constant small JSON. PORT is the port to listen on, on 127.0.0.1.
+ * The reference for GET /v1/accounts: NestJS on the Express adapter (the goal is stated against it;
+ * the service runs on Fastify, decision 0036), with one GET answering a constant small JSON. PORT is
+ * the port to listen on, on 127.0.0.1.
  */
 const HELLO = { message: 'hello', ok: true } as const;
 

@@ -1,12 +1,12 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Authenticator, Principal, Scope } from './authenticator.port.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from './http-error.filter.js';
-import type { RequestWithContext } from './request-context.middleware.js';
-import type { SameOriginPolicy } from './same-origin.js';
+import type { RequestWithContext } from './request-context.hooks.js';
+import { type SameOriginPolicy, senderHeaders } from './same-origin.js';
 import { readSessionCookie, type SessionCookiePolicy, setSessionCookie } from './session-cookie.js';
 
 const PUBLIC = 'ledgerline:public';
@@ -61,7 +61,7 @@ export class CredentialsGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const isRead = READ_METHODS.has(request.method);
-    const principal = request.header('authorization') !== undefined ? await this.byApiKey(request) : await this.bySession(request, context.switchToHttp().getResponse<Response>(), isRead);
+    const principal = request.headers.authorization !== undefined ? await this.byApiKey(request) : await this.bySession(request, context.switchToHttp().getResponse<FastifyReply>(), isRead);
     request.principal = principal;
     request.principalUserId = principal.user.id;
     if (this.options.rateLimiter) {
@@ -86,23 +86,23 @@ export class CredentialsGuard implements CanActivate {
     const param = this.reflector.getAllAndOverride<string | undefined>(ON_ITSELF_PARAM, [context.getHandler(), context.getClass()]);
     if (param === undefined || principal.credential.kind !== 'apiKey') return false;
     // Key ids are UUIDs, stored in lower case; a path may write them in any case.
-    const named = request.params[param];
+    const named = (request.params as Record<string, unknown>)[param];
     return typeof named === 'string' && named.toLowerCase() === principal.credential.apiKeyId;
   }
 
   /** An Authorization header means a key, and only a key: a bad one is not rescued by a cookie. */
   private async byApiKey(request: AuthenticatedRequest): Promise<Principal> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const principal = match ? await this.options.authenticator.byApiKey(match[1]) : null;
     if (!principal) throw new UnauthorizedError();
     return principal;
   }
 
-  private async bySession(request: AuthenticatedRequest, response: Response, isRead: boolean): Promise<Principal> {
+  private async bySession(request: AuthenticatedRequest, response: FastifyReply, isRead: boolean): Promise<Principal> {
     const token = readSessionCookie(request);
     if (!token) throw new UnauthorizedError();
     // Checked before the session is even looked up, so a refused request cannot extend it.
-    if (!isRead && !this.options.sameOrigin.allows({ origin: request.header('origin'), referer: request.header('referer') })) {
+    if (!isRead && !this.options.sameOrigin.allows(senderHeaders(request.headers))) {
       throw new ForbiddenError('Cross-site request refused: a request authenticated by the session cookie must come from the service or an allowed web app.');
     }
     const now = this.options.clock.now();

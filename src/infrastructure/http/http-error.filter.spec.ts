@@ -17,21 +17,27 @@ function capture() {
 }
 
 function respond(filter: HttpErrorFilter, error: unknown) {
-  const sent: { status?: number; body?: unknown } = {};
-  const response = {
-    headersSent: false,
-    status(code: number) {
-      sent.status = code;
+  const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
+  const reply = {
+    sent: false,
+    raw: { headersSent: false },
+    hasHeader: (name: string) => name in sent.headers,
+    header(name: string, value: string) {
+      sent.headers[name] = value;
       return this;
     },
-    json(body: unknown) {
+    code(status: number) {
+      sent.status = status;
+      return this;
+    },
+    send(body: unknown) {
       sent.body = body;
     },
   };
-  const request = { id: 'req-1', method: 'GET', path: '/v1/x', originalUrl: '/v1/x' };
-  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  const request = { id: 'req-1', correlationId: 'req-1', method: 'GET', url: '/v1/x', originalUrl: '/v1/x' };
+  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ArgumentsHost;
   filter.catch(error, host);
-  return sent;
+  return { status: sent.status, body: sent.body };
 }
 
 describe('HTTP error filter', () => {
@@ -63,11 +69,15 @@ describe('HTTP error filter', () => {
       status: 413,
       body: { code: 'PAYLOAD_TOO_LARGE', error: 'The request body is larger than 1 MB.' },
     });
-    const undecodable = Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400 });
+    const undecodable = Object.assign(new Error("'/v1/transactions/%E0%A4%A' is not a valid url component"), { code: 'FST_ERR_BAD_URL', statusCode: 400 });
     expect(respond(filter, undecodable)).toEqual({ status: 404, body: { code: 'NOT_FOUND', error: expect.any(String) } });
     expect(respond(filter, Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400, expose: true }))).toEqual({
       status: 400,
       body: { code: 'BAD_REQUEST', error: 'The request could not be read.' },
+    });
+    expect(respond(filter, Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }))).toEqual({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE', error: 'The request could not be read.' },
     });
   });
 });

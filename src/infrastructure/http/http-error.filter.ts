@@ -1,9 +1,10 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DomainRuleError, NotFoundError, ValidationFailedError, WriteNotVisibleError } from '../../core/errors.js';
 import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from './error-bodies.js';
 import { BodyTooDeepError, MAX_BODY_TEXT } from './request-body-limits.js';
+import { pathOf } from './request-context.hooks.js';
 
 export class UnauthorizedError extends Error {}
 export class ForbiddenError extends Error {}
@@ -26,15 +27,20 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request & { id?: string }>();
-    const response = http.getResponse<Response>();
-    const { status, body, headers } = this.toResponse(error, request);
-    if (response.headersSent) return;
-    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
-    response.status(status).json(body);
+    this.answer(error, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
 
-  private toResponse(error: unknown, request: Request & { id?: string }): HttpErrorResponse {
+  /** Also Fastify's `frameworkErrors`: what its router refuses before any hook or Nest sees the request. */
+  answer(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const { status, body, headers } = this.toResponse(error, request);
+    if (reply.sent || reply.raw.headersSent) return;
+    // The router refuses a malformed URL before any hook has run: the request's ids go on its answer here.
+    if (!reply.hasHeader('X-Request-Id')) reply.header('X-Request-Id', request.id).header('X-Correlation-Id', request.correlationId || request.id);
+    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
+    reply.code(status).send(body);
+  }
+
+  private toResponse(error: unknown, request: FastifyRequest): HttpErrorResponse {
     if (error instanceof ValidationFailedError) return { status: 422, body: validationError(error.issues) };
     if (error instanceof NotFoundError) return { status: 404, body: flatError('NOT_FOUND', error.message) };
     if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };
@@ -45,27 +51,32 @@ export class HttpErrorFilter implements ExceptionFilter {
       return { status: 429, body: nestedError('RATE_LIMITED', error.message), headers: { 'Retry-After': String(error.retryAfterSeconds) } };
     }
     if (error instanceof BodyTooDeepError) return { status: 400, body: flatError('BAD_REQUEST', error.message) };
-    // Express's body parser errors arrive as they are, or wrapped by Nest as the cause of a 400.
-    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string; status?: unknown; expose?: unknown; message?: string };
+    // The edge's body refusals (request-body.reader) arrive as they are, or wrapped by Nest as the cause of a 400.
+    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string; status?: unknown; expose?: unknown; message?: string; code?: unknown };
     if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };
     if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_TEXT}.`) };
     if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
       return { status: 415, body: flatError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON encoded as UTF-8.') };
     }
-    // Express's router could not percent-decode a path segment: such a path names nothing.
-    if (parserError.status === 400 && parserError.message?.startsWith('Failed to decode param')) {
+    // The router could not percent-decode the path: such a path names nothing.
+    if (parserError.code === 'FST_ERR_BAD_URL') {
       return { status: 404, body: flatError('NOT_FOUND', 'Nothing is found at a path that is not valid percent-encoded UTF-8.') };
     }
-    // Any other refusal of the request by Express or the body parser (aborted, wrong length, ...).
+    // Any other refusal of the request at the edge (aborted, wrong length, ...).
     if (parserError.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       return { status: parserError.status, body: flatError(codeForStatus(parserError.status), 'The request could not be read.') };
+    }
+    // Fastify's own refusals of a request it cannot route or read (FST_ERR_*, with their statusCode).
+    const fastifyStatus = (error as { statusCode?: unknown }).statusCode;
+    if (typeof parserError.code === 'string' && parserError.code.startsWith('FST_ERR_') && typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+      return { status: fastifyStatus, body: flatError(codeForStatus(fastifyStatus), 'The request could not be read.') };
     }
     if (error instanceof HttpException) {
       const status = error.getStatus();
       if (status === 404) return { status, body: nestedError('NOT_FOUND', `No route for ${request.method} ${request.originalUrl.split('?')[0]}`) };
       if (status < 500) return { status, body: flatError(codeForStatus(status), error.message) };
     }
-    this.log.error({ err: error, requestId: request.id, method: request.method, path: request.path }, 'unexpected error');
+    this.log.error({ err: error, requestId: request.id, method: request.method, path: pathOf(request.url) }, 'unexpected error');
     return { status: 500, body: nestedError('INTERNAL', 'Internal server error') };
   }
 }

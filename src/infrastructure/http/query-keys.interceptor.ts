@@ -3,7 +3,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { ValidationFailedError } from '../../core/errors.js';
 
@@ -35,7 +35,7 @@ export class QueryKeysInterceptor implements NestInterceptor {
     if (context.getType() === 'http') {
       const accepted = this.acceptedKeys(context);
       if (accepted !== 'any') {
-        const query = context.switchToHttp().getRequest<Request>().query as Record<string, unknown> | undefined;
+        const query = context.switchToHttp().getRequest<FastifyRequest>().query as Record<string, unknown> | undefined;
         const unknown = Object.keys(query ?? {}).filter((key) => !accepted.has(key));
         if (unknown.length > 0) {
           throw new ValidationFailedError(unknown.slice(0, MAX_ISSUES).map((key) => ({ code: 'unrecognized_keys' as const, message: `Unrecognized query parameter: "${key}"`, path: [key] })));

@@ -1,5 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
-
 /** No request body of this API nests deeper than 3; 32 leaves room and still bounds every walk. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -42,9 +40,4 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
-}
-
-/** Express middleware after the JSON parser: every parsed body is within MAX_JSON_DEPTH. */
-export function refuseDeepJson(request: Request, _response: Response, next: NextFunction): void {
-  next(nestsDeeperThan(request.body, MAX_JSON_DEPTH) ? new BodyTooDeepError() : undefined);
 }

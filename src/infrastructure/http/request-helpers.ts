@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import type { Principal } from './authenticator.port.js';
 import type { CommandContext } from '../event-store/handle-command.js';
-import type { RequestWithContext } from './request-context.middleware.js';
+import type { RequestWithContext } from './request-context.hooks.js';
 
 /** A path id that is not a UUID names nothing: 404, like an id that does not exist. */
 export function UuidParam(name: string, resource: string) {

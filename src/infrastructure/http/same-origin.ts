@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /**
  * CSRF defence for cookie-authenticated writes: the browser names the page that sent the request
  * in Origin (or, failing that, Referer); it must be the service itself or one of its web apps.
@@ -19,4 +21,10 @@ export class SameOriginPolicy {
       return false;
     }
   }
+}
+
+/** What a request says of the page that sent it (Referer also under its spelling Referrer, as Express read it). */
+export function senderHeaders(headers: IncomingHttpHeaders): { origin: string | undefined; referer: string | undefined } {
+  const referrer = headers.referrer;
+  return { origin: headers.origin, referer: (typeof referrer === 'string' && referrer !== '' ? referrer : undefined) ?? headers.referer };
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import { clearCookie, type HeaderSink, setCookie } from './set-cookie.js';
 
 /**
  * How a browser session travels over HTTP. Transport, like the bearer header: the guard reads it,
@@ -23,9 +23,14 @@ export function sessionCookiePolicy(publicUrl: string): SessionCookiePolicy {
   return { secure: !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) };
 }
 
-/** One cookie's value from the Cookie header (no cookie-parser needed for two cookies). */
-export function readCookie(request: Pick<Request, 'header'>, name: string): string | null {
-  const header = request.header('cookie');
+/** The request as far as cookies are concerned: its headers. */
+export interface CookieSource {
+  readonly headers: { readonly cookie?: string | undefined };
+}
+
+/** One cookie's value from the Cookie header (no cookie parser needed for two cookies). */
+export function readCookie(request: CookieSource, name: string): string | null {
+  const header = request.headers.cookie;
   if (!header) return null;
   for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');
@@ -36,21 +41,15 @@ export function readCookie(request: Pick<Request, 'header'>, name: string): stri
   return null;
 }
 
-export function readSessionCookie(request: Pick<Request, 'header'>): string | null {
+export function readSessionCookie(request: CookieSource): string | null {
   return readCookie(request, SESSION_COOKIE);
 }
 
 /** httpOnly (no script reads it), SameSite=Lax (not sent on cross-site subrequests), whole site. */
-export function setSessionCookie(response: Response, policy: SessionCookiePolicy, token: string, expiresAt: Date, now: Date): void {
-  response.cookie(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: policy.secure,
-    path: '/',
-    maxAge: Math.max(0, expiresAt.getTime() - now.getTime()),
-  });
+export function setSessionCookie(reply: HeaderSink, policy: SessionCookiePolicy, token: string, expiresAt: Date, now: Date): void {
+  setCookie(reply, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Lax', secure: policy.secure, path: '/', maxAgeMs: Math.max(0, expiresAt.getTime() - now.getTime()) });
 }
 
-export function clearSessionCookie(response: Response, policy: SessionCookiePolicy): void {
-  response.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: '/' });
+export function clearSessionCookie(reply: HeaderSink, policy: SessionCookiePolicy): void {
+  clearCookie(reply, SESSION_COOKIE, { httpOnly: true, sameSite: 'Lax', secure: policy.secure, path: '/' });
 }

@@ -2,21 +2,20 @@
 export const UNMATCHED_ROUTE = 'unmatched';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** A template that is a wildcard alone: Nest's not-found handler, mounted as `*path` under the /v1 prefix. */
-const CATCH_ALL = /^\/?(\*\w+|\{\/?\*\w+\})$/;
+/** A template that is a wildcard alone (`*`, `/*path`, `{/*rest}`): a not-found handler's, not a route's. */
+const CATCH_ALL = /^\/?(\*\w*|\{\/?\*\w+\})$/;
+/** A template ending in an unnamed wildcard (`/v1/docs/*`): a static-file plugin's, serving files, not operations. */
+const STATIC_FILES = /\/\*$/;
 
 /**
  * The route template a request matched (`/v1/transactions/:transactionId`), never its path: a
- * path carries ids, and a label per id would grow the series without bound. `route` is what
- * Express leaves on `request.route` once a route handled the request; `baseUrl` is the mount
- * point of the router that held it ('' for routes registered on the application). A catch-all
- * answers every path, so it is no route either.
+ * path carries ids, and a label per id would grow the series without bound. `template` is the URL
+ * the route was registered with (Fastify's `request.routeOptions.url`); undefined when no route
+ * answered. A catch-all answers every path, and static files are no operation: neither is a route.
  */
-export function routeLabel(route: unknown, baseUrl: string | undefined): string {
-  const template = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
-  if (typeof template !== 'string' || template === '' || CATCH_ALL.test(template)) return UNMATCHED_ROUTE;
-  const joined = `${baseUrl ?? ''}${template}`;
-  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
+export function routeLabel(template: unknown): string {
+  if (typeof template !== 'string' || template === '' || CATCH_ALL.test(template) || STATIC_FILES.test(template)) return UNMATCHED_ROUTE;
+  return template.length > 1 && template.endsWith('/') ? template.slice(0, -1) : template;
 }
 
 /** Node accepts some thirty methods; the ones an API uses are kept, any other is `other`. */

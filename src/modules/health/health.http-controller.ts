@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { PROJECTIONS } from '../../../projections/index.js';
 import { Public } from '../../infrastructure/http/api-key.guard.js';
@@ -43,7 +43,7 @@ export class HealthHttpController {
   @ApiOperation({ operationId: 'health', summary: '503 when the database or the event store is down; otherwise ok, or degraded with what is wrong' })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({ type: HealthResponse })
-  async health(@Res({ passthrough: true }) response: Response): Promise<HealthResponse> {
+  async health(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthResponse> {
     const [database, eventStore, redis, versions] = await Promise.all([
       probe(() => sql`SELECT 1`.execute(this.runtime.database.db)),
       probe(() => this.runtime.eventStore.headPosition()),
@@ -53,7 +53,7 @@ export class HealthHttpController {
     ]);
     const checks = { database, eventStore, redis };
     if (database === 'down' || eventStore === 'down') {
-      response.status(503);
+      response.code(503);
       return { status: 'unavailable', checks };
     }
     const projections = versions ? projectionHealth(versions, PROJECTIONS) : undefined;

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import { Public } from '../../infrastructure/http/api-key.guard.js';
@@ -32,20 +32,21 @@ export class ServicePagesHttpController {
   @Get()
   @Public()
   @QueryFromProvider()
-  async root(@Query() query: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
-    response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Referrer-Policy', 'no-referrer');
-    response.setHeader('Cache-Control', 'no-store');
-    response.type('html');
+  async root(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() response: FastifyReply): Promise<void> {
+    response
+      .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8');
     const authorizationId = typeof query.brokerageAuthorizationId === 'string' ? query.brokerageAuthorizationId : null;
     if (authorizationId === null && query.status === undefined) {
-      response.status(200).send(rootPage());
+      await response.code(200).send(rootPage());
       return;
     }
     const connected = query.status === 'connected' && authorizationId !== null;
     const opened = connected ? openPortalReturn(this.brokerage.sealer, readCookie(request, PORTAL_RETURN_COOKIE), authorizationId, this.clock.now()) : null;
     const accountNames = opened ? await connectedAccountNames(this.db, opened) : null;
-    response.status(200).send(brokerageReturnPage({ connected, accountNames }));
+    await response.code(200).send(brokerageReturnPage({ connected, accountNames }));
   }
 }

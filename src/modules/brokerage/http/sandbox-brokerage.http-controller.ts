@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
@@ -8,6 +8,7 @@ import { RequestId, type RequestTrace, Trace, userCommandContext } from '../../.
 import { CLOCK, CONFIG } from '../../../infrastructure/runtime/tokens.js';
 import type { AppConfig } from '../../../config/config.js';
 import { sessionCookiePolicy } from '../../../infrastructure/http/session-cookie.js';
+import { setCookie } from '../../../infrastructure/http/set-cookie.js';
 import { PORTAL_RETURN_COOKIE, PORTAL_RETURN_LIFETIME_MS } from '../connect/portal-return.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
@@ -52,24 +53,22 @@ export class SandboxBrokerageHttpController {
   @ApiErrors(400, 404, 409, 422)
   // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
-  async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: Response): Promise<void> {
+  async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: FastifyReply): Promise<void> {
     const { returnTo, portalReturn } = await this.flows.completeSandboxPortal(query.session, requestId);
     // The token was in this URL: it goes nowhere else.
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('Referrer-Policy', 'no-referrer');
+    response.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
     const returnUrl = new URL(returnTo);
     // The service's own return page (the default) may name the connected accounts, to this browser only.
     if (returnUrl.origin === new URL(this.config.publicUrl).origin) {
-      response.cookie(PORTAL_RETURN_COOKIE, portalReturn, {
+      setCookie(response, PORTAL_RETURN_COOKIE, portalReturn, {
         httpOnly: true,
-        sameSite: 'lax',
+        sameSite: 'Lax',
         secure: sessionCookiePolicy(this.config.publicUrl).secure,
         path: returnUrl.pathname,
-        maxAge: PORTAL_RETURN_LIFETIME_MS,
+        maxAgeMs: PORTAL_RETURN_LIFETIME_MS,
       });
     }
-    response.status(302).setHeader('Location', returnTo);
-    response.end();
+    await response.code(302).header('Location', returnTo).send();
   }
 
   @Post('sandbox/brokerage/authorizations/:brokerageAuthorizationId/disable')

@@ -1,13 +1,13 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../../core/errors.js';
 import { CurrentPrincipal, Public } from '../../../infrastructure/http/api-key.guard.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import { QueryFromProvider } from '../../../infrastructure/http/query-keys.interceptor.js';
-import type { SameOriginPolicy } from '../../../infrastructure/http/same-origin.js';
+import { type SameOriginPolicy, senderHeaders } from '../../../infrastructure/http/same-origin.js';
 import { clearSessionCookie, readSessionCookie, type SessionCookiePolicy, setSessionCookie } from '../../../infrastructure/http/session-cookie.js';
 import type { RateLimiter } from '../../../infrastructure/rate-limit/rate-limiter.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
@@ -53,7 +53,7 @@ export class AuthHttpController {
   })
   @ApiErrors(400, 422)
   @SIGN_IN_RATE_LIMITED
-  async signInSocial(@Body() body: SignInRequest, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SignInResponse> {
+  async signInSocial(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply): Promise<SignInResponse> {
     await this.limitByAddress(request);
     // A browser with a sign-in already under way keeps its binding, so two tabs can both finish.
     const current = readSignInCookie(request);
@@ -88,10 +88,10 @@ export class AuthHttpController {
   @ApiErrors(400, 422)
   @SIGN_IN_RATE_LIMITED
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
-  async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQuery, @Req() request: FastifyRequest, @Res() response: FastifyReply): Promise<void> {
     await this.limitByAddress(request);
     const outcome = await this.signIn.complete(provider, query, readSignInCookie(request));
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     // The flow was this browser's and is used up: its binding has done its job. (A callback that
     // was not recognised leaves the cookie, so a forged one cannot spoil a sign-in under way.)
     if (outcome.kind === 'signedIn' || outcome.callbackURL) clearSignInCookie(response, this.cookiePolicy);
@@ -121,9 +121,9 @@ export class AuthHttpController {
   @ApiOperation({ operationId: 'signOut', summary: 'End the session and clear its cookie (nothing to do without one)', security: [{ sessionCookie: [] }, {}] })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(403)
-  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SuccessResponse> {
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply): Promise<SuccessResponse> {
     const token = readSessionCookie(request);
-    if (token && !this.sameOrigin.allows({ origin: request.header('origin'), referer: request.header('referer') })) {
+    if (token && !this.sameOrigin.allows(senderHeaders(request.headers))) {
       throw new ForbiddenError('Cross-site request refused: sign out from the service or an allowed web app.');
     }
     if (token) await closeSession(this.db, token);
@@ -131,14 +131,13 @@ export class AuthHttpController {
     return { success: true, message: token ? 'Signed out' : 'There was no session to sign out of' };
   }
 
-  private async limitByAddress(request: Request): Promise<void> {
+  private async limitByAddress(request: FastifyRequest): Promise<void> {
     if (!this.signInLimiter) return;
     const decision = await this.signInLimiter.consume(`sign-in-ip:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
   }
 }
 
-function redirect(response: Response, location: string): void {
-  response.status(302).setHeader('Location', location);
-  response.end();
+function redirect(response: FastifyReply, location: string): void {
+  response.code(302).header('Location', location).send();
 }

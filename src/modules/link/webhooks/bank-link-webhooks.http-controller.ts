@@ -5,7 +5,7 @@ import { Public } from '../../../infrastructure/http/api-key.guard.js';
 import { UnauthorizedError } from '../../../infrastructure/http/http-error.filter.js';
 import { FlatErrorBody, NestedErrorBody } from '../../../infrastructure/http/openapi-errors.js';
 import { carriesJsonBody, MAX_BODY_TEXT, MAX_JSON_DEPTH } from '../../../infrastructure/http/request-body-limits.js';
-import type { RequestWithContext } from '../../../infrastructure/http/request-context.middleware.js';
+import type { RequestWithContext } from '../../../infrastructure/http/request-context.hooks.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { BankLinkWebhookBody } from './bank-link-webhook.body.js';
 import { WEBHOOK_CODE_MAX_LENGTH, WEBHOOK_ERROR_CODE_MAX_LENGTH, WEBHOOK_ERROR_MESSAGE_MAX_LENGTH } from './bank-link-webhook.limits.js';

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { flatError } from '../../../infrastructure/http/error-bodies.js';
 import { QuoteProviderUnavailableError } from '../quote.port.js';
 
@@ -10,13 +10,13 @@ export const QUOTE_RETRY_AFTER_SECONDS = 5;
 @Catch(QuoteProviderUnavailableError)
 export class QuoteUnavailableFilter implements ExceptionFilter<QuoteProviderUnavailableError> {
   catch(error: QuoteProviderUnavailableError, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    if (response.headersSent) return;
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (reply.sent || reply.raw.headersSent) return;
     if (error.reason === 'not_configured') {
-      response.status(503).json(flatError('QUOTE_PROVIDER_NOT_CONFIGURED', error.message));
+      reply.code(503).send(flatError('QUOTE_PROVIDER_NOT_CONFIGURED', error.message));
       return;
     }
-    response.setHeader('Retry-After', String(QUOTE_RETRY_AFTER_SECONDS));
-    response.status(503).json(flatError('QUOTE_PROVIDER_UNAVAILABLE', error.message));
+    reply.header('Retry-After', String(QUOTE_RETRY_AFTER_SECONDS));
+    reply.code(503).send(flatError('QUOTE_PROVIDER_UNAVAILABLE', error.message));
   }
 }
