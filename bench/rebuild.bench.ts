@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       const rss: number[] = [];
       const started = performance.now();
       const { result, peakRssMb } = await sampleMemory(process.pid, () =>
-        rebuildProjection(connection.db, store, projection, {
+        rebuildProjection(connection, store, projection, {
           batchSize: BATCH,
           onProgress: (at) => {
             rss.push(mb(process.memoryUsage().rss));

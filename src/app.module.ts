@@ -45,7 +45,6 @@ import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/ta
 import { GetTagHandler, ListTagsHandler } from './modules/tags/tag.queries.js';
 import { RecurringHttpController } from './modules/insights/recurring/http/recurring.http-controller.js';
 import { ListRecurringStreamsHandler } from './modules/insights/recurring/recurring.queries.js';
-import { RecurringRefreshRequests } from './modules/insights/recurring/refresh/recurring-refresh.requests.js';
 import { SpendingHttpController } from './modules/insights/spending/http/spending.http-controller.js';
 import { GetSpendingHandler } from './modules/insights/spending/spending.queries.js';
 import { MeHttpController } from './modules/settings/http/me.http-controller.js';
@@ -118,7 +117,6 @@ export class AppModule {
         SetUserTimeZoneHandler,
         GetProfileHandler,
         GetSpendingHandler,
-        RecurringRefreshRequests,
         ListRecurringStreamsHandler,
       ],
     };

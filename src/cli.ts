@@ -7,6 +7,7 @@ import { createLogger } from './infrastructure/logging/logger.js';
 import { projectionSchema } from './infrastructure/projections/projection.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './infrastructure/projections/projection-commands.js';
 import { auditVerifyCommand, rebuildCommand } from './infrastructure/projections/rebuild-commands.js';
+import { PROJECTION_WRITER_APPLICATION } from './infrastructure/event-store/feed-horizon.js';
 import { createEventStore, openDatabase } from './infrastructure/runtime/runtime.js';
 import { DEFAULT_API_KEY_SCOPES, parseScopes } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
@@ -96,7 +97,9 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-  const { connection, embedded } = await openDatabase(config, log, 4);
+  // A command that writes read models (rebuild, retry, verify's scratch copy) does it as a projection writer: the feed does not wait behind its batches.
+  const writesReadModels = ['projections rebuild', 'projections retry', 'audit verify'].includes(command);
+  const { connection, embedded } = await openDatabase(config, log, 4, writesReadModels ? PROJECTION_WRITER_APPLICATION : undefined);
   const out = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
   const by = values.by?.trim() || operatorName();
   try {
@@ -141,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
       case 'projections rebuild': {
         const store = createEventStore(config, connection);
         try {
-          return await rebuildCommand(connection.db, store, PROJECTIONS, { names: positionals.slice(2), all: values.all === true }, out, process.stderr);
+          return await rebuildCommand(connection, store, PROJECTIONS, { names: positionals.slice(2), all: values.all === true }, out, process.stderr);
         } finally {
           await store.close();
         }

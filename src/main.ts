@@ -4,6 +4,7 @@ import { createLogger } from './infrastructure/logging/logger.js';
 import { reportProcessFailures } from './infrastructure/logging/process-failures.js';
 import { startRuntime } from './infrastructure/runtime/runtime.js';
 import { serviceJobs } from './service-jobs.js';
+import { serviceReactions } from './service-reactions.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   // Before anything starts that could fail in the background: nothing fails silently.
   reportProcessFailures(log);
-  const runtime = await startRuntime(config, log, { jobs: serviceJobs });
+  const runtime = await startRuntime(config, log, { jobs: serviceJobs, reactions: serviceReactions });
   const app = await createHttpApp(runtime);
   await app.listen(config.port, config.host);
   log.info({ port: config.port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded under ${config.dataDir}`, eventStore: config.eventStoreUrl ? 'EventStoreDB' : 'PostgreSQL', jobs: runtime.jobs.kind }, 'Ledgerline is listening');

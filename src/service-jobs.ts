@@ -1,5 +1,4 @@
-import type { JobDefinition, JobQueue } from './infrastructure/jobs/job.js';
-import type { JobTrace } from './infrastructure/jobs/job-trace.js';
+import type { JobDefinition } from './infrastructure/jobs/job.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
 import { nightlyBalanceSnapshotsJob } from './modules/accounts/nightly-balance-snapshots.job.js';
 import { expiredTokensPruneJob } from './modules/housekeeping/expired-tokens-prune.job.js';
@@ -10,7 +9,7 @@ import { type BankLink, createBankLink } from './modules/link/bank-link.wiring.j
 import { bankLinkSyncJob } from './modules/link/sync/bank-link-sync.job.js';
 import { scheduledBankLinkSyncJob } from './modules/link/sync/scheduled-bank-link-sync.job.js';
 import { overdueStreamsSweepJob } from './modules/insights/recurring/refresh/overdue-streams-sweep.job.js';
-import { queueRecurringRefresh, recurringRefreshJob } from './modules/insights/recurring/refresh/recurring-refresh.job.js';
+import { recurringRefreshJob } from './modules/insights/recurring/refresh/recurring-refresh.job.js';
 import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
@@ -19,11 +18,10 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
   const openBankLink = () => (bankLink ??= createBankLink(runtime.config, runtime.database.db, runtime.clock));
   let brokerageLink: Promise<BrokerageLink> | undefined;
   const openBrokerageLink = () => (brokerageLink ??= createBrokerageLink(runtime.config, runtime.database.db, runtime.clock));
-  const refreshRecurringAfterSync = (userId: string, jobs: JobQueue, trace?: JobTrace) => queueRecurringRefresh(jobs, userId, runtime.clock.now(), runtime.config.recurringRefreshDebounceMs, trace);
   return [
     nightlyBalanceSnapshotsJob(runtime) as JobDefinition<never>,
     tagDeletionJob(runtime) as JobDefinition<never>,
-    bankLinkSyncJob({ ...runtime, bankLink: openBankLink, afterTransactionsChanged: refreshRecurringAfterSync }) as JobDefinition<never>,
+    bankLinkSyncJob({ ...runtime, bankLink: openBankLink }) as JobDefinition<never>,
     scheduledBankLinkSyncJob({ ...runtime, bankLink: openBankLink, everyMinutes: runtime.config.bankLinkSyncIntervalMinutes }) as JobDefinition<never>,
     brokerageSyncJob({ ...runtime, brokerageLink: openBrokerageLink }) as JobDefinition<never>,
     scheduledBrokerageSyncJob({ ...runtime, brokerageLink: openBrokerageLink, everyMinutes: runtime.config.brokerageSyncIntervalMinutes }) as JobDefinition<never>,

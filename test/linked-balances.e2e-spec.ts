@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { InProcessJobRunner } from '../src/infrastructure/jobs/in-process-job-runner.js';
 import { nightlyBalanceSnapshotsJob } from '../src/modules/accounts/nightly-balance-snapshots.job.js';
 import { createBankLink } from '../src/modules/link/bank-link.wiring.js';
 import { linkItemUuidOf } from '../src/modules/link/link-items/link-item.js';
@@ -87,7 +86,7 @@ describe('linked balances, their nightly snapshots and the scheduled sync', () =
     await t.settle();
     await t.as(key).delete(`/v1/link/items/${encodeURIComponent(gone)}`).expect(200);
     await t.settle();
-    const jobs = t.runtime.jobs as InProcessJobRunner;
+    const jobs = t.runtime.jobs;
     const items = await t.runtime.database.db.selectFrom('link_item_credentials').select('link_item_uuid').execute();
     const before = (await jobs.counts()).completed;
 

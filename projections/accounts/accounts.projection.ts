@@ -23,6 +23,8 @@ import { applyLinkItemEvent } from './linked-accounts.rows.js';
 export const accountsProjection: ProjectionDefinition = {
   name: 'accounts',
   version: 5,
+  // Inline: written in the transaction of every append, so a write's answer is built from it (decision 0033).
+  mode: 'inline',
   tables: ['accounts'],
   // LinkItemBalancesRefreshed is not in LINK_ITEM_EVENT_TYPES: only this read model keeps balances.
   // Of a brokerage account's own stream, only its holdings matter here: their total value is its balance.

@@ -25,6 +25,8 @@ export const transactionActivityProjection: ProjectionDefinition = {
   name: 'transaction-activity',
   // v2: creation and departure entries, `kind`, request and correlation ids; rows numbered from the events.
   version: 2,
+  // Inline: written in the transaction of every append, so a write's answer is built from it (decision 0033).
+  mode: 'inline',
   tables: ['transaction_activity'],
   eventTypes: ACTIVITY_EVENT_TYPES,
   createTables: createTransactionActivityTable,

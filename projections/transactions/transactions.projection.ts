@@ -19,6 +19,8 @@ export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
   // v2: tags applied and removed by events of their own (TagApplied, TagRemoved), and a GIN index on tag_ids.
   version: 2,
+  // Inline: written in the transaction of every append, so a write's answer is built from it (decision 0033).
+  mode: 'inline',
   tables: ['transactions'],
   eventTypes: [
     'TransactionCreated',

@@ -53,6 +53,11 @@ export interface RecordedEvent<Event extends DomainEvent = DomainEvent> {
   readonly type: Event['type'];
   readonly data: Event['data'];
   readonly metadata: EventMetadata;
+  /**
+   * The read-model versions (`name@version`) this event was projected into by the transaction that
+   * appended it (inline projections, PostgreSQL store): the daemon leaves it out of those.
+   */
+  readonly appliedInline?: readonly string[];
 }
 
 export type ExpectedRevision = bigint | 'no_stream' | 'any';

@@ -4,7 +4,7 @@ import { migrate } from '../../src/infrastructure/database/migrate.js';
 import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres-event-store.js';
 import { CheckpointWatch } from '../../src/infrastructure/projections/checkpoint-watch.js';
 import { type ProjectionDefinition, projectionSchema } from '../../src/infrastructure/projections/projection.js';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner.js';
+import { ProjectionDaemon, type ProjectionLog } from '../../src/infrastructure/projections/projection-daemon.js';
 import { seedLedgerEvents } from '../../bench/support/ledger-seed.js';
 import { createMigratedDatabase } from './test-database.js';
 
@@ -34,8 +34,8 @@ export async function startProjectionFixture(projection: ProjectionDefinition): 
   const store = new PostgresEventStore(connection.pool);
   const watch = new CheckpointWatch(connection.db, connection.pool, [projection]);
   await watch.start();
-  const runner = new ProjectionRunner(connection, store, projection, watch, { parkingDelaysMs: [10, 10, 10] });
-  runner.start();
+  let daemon = new ProjectionDaemon(connection, store, [projection], watch, { standbyPollMs: 50 });
+  daemon.start();
   const rowsOf = async (version: number, table: string, orderBy: string) => {
     const qualified = sql.table(`${projectionSchema({ name: projection.name, version })}.${table}`);
     return (await sql<Record<string, unknown>>`SELECT * FROM ${qualified} ORDER BY ${sql.raw(orderBy)}`.execute(connection.db)).rows;
@@ -49,8 +49,10 @@ export async function startProjectionFixture(projection: ProjectionDefinition): 
       await migrate(connection.db, [next]);
       const nextWatch = new CheckpointWatch(connection.db, connection.pool, [next]);
       await nextWatch.start();
-      const nextRunner = new ProjectionRunner(connection, store, next, nextWatch, { parkingDelaysMs: [10, 10, 10] });
-      nextRunner.start();
+      // The next release's daemon: it takes the lease over from this one, which stops as an old release would.
+      await daemon.stop();
+      daemon = new ProjectionDaemon(connection, store, [next], nextWatch, { standbyPollMs: 50 });
+      daemon.start();
       try {
         const head = await store.readAll({ maxCount: 100_000 });
         if (!(await nextWatch.waitFor(head[head.length - 1].position, 30_000))) throw new Error(`${projection.name} v${next.version} did not catch up with the head within 30 s`);
@@ -60,12 +62,12 @@ export async function startProjectionFixture(projection: ProjectionDefinition): 
         }
         return tables;
       } finally {
-        await nextRunner.stop();
+        await daemon.stop();
         await nextWatch.close();
       }
     },
     async close() {
-      await runner.stop();
+      await daemon.stop();
       await watch.close();
       await store.close();
       await connection.close();
@@ -84,23 +86,23 @@ export interface ProjectedLedger {
 
 export async function startProjectedLedger(
   projections: readonly ProjectionDefinition[],
-  options: { readonly events: number; readonly batchSize?: number; readonly timeoutMs: number },
+  options: { readonly events: number; readonly batchSize?: number; readonly timeoutMs: number; readonly log?: ProjectionLog },
 ): Promise<ProjectedLedger> {
   const { database, connection } = await createMigratedDatabase();
   const store = new PostgresEventStore(connection.pool);
   const watch = new CheckpointWatch(connection.db, connection.pool, projections);
   await watch.start();
   await seedLedgerEvents(connection.db, options.events);
-  const runnerOptions = options.batchSize === undefined ? {} : { batchSize: options.batchSize };
-  const runners = projections.map((projection) => new ProjectionRunner(connection, store, projection, watch, runnerOptions));
-  for (const runner of runners) runner.start();
+  const daemonOptions = { ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize, buildBatchSize: options.batchSize }), ...(options.log ? { log: options.log } : {}) };
+  const daemon = new ProjectionDaemon(connection, store, projections, watch, daemonOptions);
+  daemon.start();
   if (!(await watch.waitFor(await store.headPosition(), options.timeoutMs))) throw new Error(`the projections did not catch up with the seeded ledger within ${options.timeoutMs} ms`);
   return {
     connection,
     store,
     watch,
     async close() {
-      for (const runner of runners) await runner.stop();
+      await daemon.stop();
       await watch.close();
       await store.close();
       await connection.close();

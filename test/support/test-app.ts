@@ -9,9 +9,9 @@ import { type Runtime, startRuntime } from '../../src/infrastructure/runtime/run
 import type { Scope } from '../../src/modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from '../../src/modules/identity/identity.store.js';
 import { serviceJobs } from '../../src/service-jobs.js';
+import { serviceReactions } from '../../src/service-reactions.js';
 import { OpenApiValidator } from './openapi-validator.js';
 import { formatPosition } from '../../src/core/events.js';
-import { InProcessJobRunner } from '../../src/infrastructure/jobs/in-process-job-runner.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { QuoteProvider } from '../../src/modules/quotes/quote.port.js';
 import { replaceQuoteProvider } from '../../src/modules/quotes/quotes.wiring.js';
@@ -62,7 +62,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // One test user sends far more requests a minute than a person: specs of the limit turn it on.
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const log = options.logTo ? createLogger(options.env?.LOG_LEVEL ? config.logLevel : 'info', options.logTo) : createLogger(config.logLevel);
-  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs });
+  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs, reactions: serviceReactions });
   if (options.quoteProvider) replaceQuoteProvider(runtime, options.quoteProvider);
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;
@@ -106,9 +106,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return client({ Cookie: cookie, ...(origin ? { Origin: origin } : {}) });
     },
     async settle(timeoutMs = 60_000) {
-      if (runtime.jobs instanceof InProcessJobRunner) await runtime.jobs.drain();
-      const position = await runtime.eventStore.committedHeadPosition();
-      if (!(await runtime.watch.waitFor(position, timeoutMs))) throw new Error(`The read models did not reach ${formatPosition(position)} within ${timeoutMs} ms`);
+      // Every event so far through every read model and reaction, and every job they (or requests)
+      // asked for finished — until nothing moves: a job's events may ask for more.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const position = await runtime.eventStore.committedHeadPosition();
+        if (!(await runtime.watch.waitFor(position, Math.max(0, deadline - Date.now())))) throw new Error(`The read models did not reach ${formatPosition(position)} within ${timeoutMs} ms`);
+        if (await runtime.jobs.settled()) {
+          const after = await runtime.eventStore.committedHeadPosition();
+          if (formatPosition(after) === formatPosition(position)) return;
+        }
+        if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async close() {
       await app.close();

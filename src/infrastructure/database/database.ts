@@ -20,6 +20,8 @@ export interface ConnectOptions {
   readonly searchPath?: readonly string[];
   /** Server-side bound on every statement; 0 for none (migrations and rebuilds set their own). */
   readonly statementTimeoutMs?: number;
+  /** Clients in pipeline mode: a statement is sent without waiting for the answers before it (decision 0033). */
+  readonly pipeline?: boolean;
 }
 
 /** Every statement and idle transaction is bounded, and a dead peer is noticed by keepalive. */
@@ -44,7 +46,8 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): Data
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     options: settings.join(' '),
-  });
+    ...(options.pipeline ? { pipeline: true } : {}),
+  } as pg.PoolConfig);
   // A connection the server drops (restart, failover, pg_terminate_backend) must not crash the
   // process: its query, if any, fails on its own; the pool replaces the client.
   pool.on('error', () => undefined);

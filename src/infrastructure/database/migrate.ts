@@ -18,6 +18,9 @@ import * as apiKeyInvalidation from './migrations/0015-api-key-invalidation.js';
 import * as apiKeyInvalidationXid from './migrations/0016-api-key-invalidation-xid.js';
 import * as sandboxBankTokenOwners from './migrations/0020-sandbox-bank-token-owners.js';
 import * as expiryIndexes from './migrations/0021-expiry-indexes.js';
+import * as leaseHolderConnection from './migrations/0024-lease-holder-connection.js';
+import * as inlineProjections from './migrations/0025-inline-projections.js';
+import * as jobOutbox from './migrations/0028-job-outbox.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +42,9 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0016-api-key-invalidation-xid': apiKeyInvalidationXid,
   '0020-sandbox-bank-token-owners': sandboxBankTokenOwners,
   '0021-expiry-indexes': expiryIndexes,
+  '0024-lease-holder-connection': leaseHolderConnection,
+  '0025-inline-projections': inlineProjections,
+  '0028-job-outbox': jobOutbox,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */
@@ -56,7 +62,7 @@ export interface ProjectionSetup {
  * ever dropped here: an older release may still serve an older version (docs/decisions/0007).
  */
 export async function migrate(db: Kysely<Database>, projections: readonly ProjectionDefinition[]): Promise<ProjectionSetup[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS } });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS }, allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
   return db.transaction().execute(async (trx) => {
@@ -69,7 +75,7 @@ export async function migrate(db: Kysely<Database>, projections: readonly Projec
 
 /** Names of core migrations not yet applied: commands that only read refuse to run on an unmigrated database. */
 export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS } });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => CORE_MIGRATIONS }, allowUnorderedMigrations: true });
   return (await migrator.getMigrations()).filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }
 
@@ -77,10 +83,13 @@ async function prepareProjection(trx: Kysely<Database>, projection: ProjectionDe
   const { name, version } = projection;
   const existing = await trx.selectFrom('projection_versions').select('version').where('name', '=', name).where('version', '=', version).executeTakeFirst();
   if (existing) return { name, version, action: 'current' };
-  const schema = projectionSchema(projection);
-  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
-  await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
-  await projection.createTables(trx as Kysely<unknown>);
+  // A reaction has no tables: its checkpoint row is all it needs (the daemon starts it at the head).
+  if (projection.kind !== 'reaction') {
+    const schema = projectionSchema(projection);
+    await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
+    await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
+    await projection.createTables(trx as Kysely<unknown>);
+  }
   await trx.insertInto('projection_versions').values({ name, version }).execute();
   return { name, version, action: 'created' };
 }

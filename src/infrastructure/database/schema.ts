@@ -17,7 +17,8 @@ import type { TagsTable } from '../../../projections/tags/tags.table.js';
 import type { TransactionActivityTable } from '../../../projections/transaction-activity/transaction-activity.table.js';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 import type { UserSettingsTable } from '../../../projections/user-settings/user-settings.table.js';
-import type { ProjectionLeasesTable } from '../projections/projection-lease.js';
+import type { ProjectionLeasesTable } from '../projections/lease.js';
+import type { JobOutboxTable } from '../jobs/job-outbox.js';
 
 export interface ProjectionVersionsTable {
   name: string;
@@ -242,6 +243,7 @@ export interface Database {
   parked_events: ParkedEventsTable;
   projection_rebuilds: ProjectionRebuildsTable;
   projection_leases: ProjectionLeasesTable;
+  job_outbox: JobOutboxTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

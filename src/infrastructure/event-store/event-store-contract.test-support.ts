@@ -84,7 +84,7 @@ export function eventStoreContract(name: string, harness: () => EventStoreHarnes
       expect(comparePositions(result.position!, last.position)).toBe(0);
 
       const again = await store.appendToNewStreams([{ streamId: a, events: [event('A-again')] }, { streamId: c, events: [event('C-again')] }]);
-      expect(again).toEqual({ existing: [a, c], position: null });
+      expect(again).toEqual({ existing: [a, c], position: null, appliedInline: [] });
       expect((await store.readStream(a)).map((e) => e.type)).toEqual(['A0', 'A1']);
     });
 

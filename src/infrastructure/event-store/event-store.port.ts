@@ -11,6 +11,22 @@ export interface AppendResult {
   readonly nextExpectedRevision: bigint;
   /** Global position of the last appended event: what read-your-writes waits for. */
   readonly position: GlobalPosition;
+  /** The read-model versions (`name@version`) the append's own transaction projected the events into: nothing to wait for there. */
+  readonly appliedInline: readonly string[];
+}
+
+/**
+ * A condition the append needs to hold — a SQL boolean expression over the read models, compiled
+ * by kysely (`sql\`EXISTS (…)\`.compile(db)`) — and what to throw when it does not. A store that
+ * shares a transaction with the read models checks it in the append's own (`transactionalGuards`).
+ */
+export interface AppendGuard {
+  readonly condition: { readonly sql: string; readonly parameters: readonly unknown[] };
+  refusal(): Error;
+}
+
+export interface AppendOptions {
+  readonly guards?: readonly AppendGuard[];
 }
 
 /** A stream to create with its first events (as `appendToStream(streamId, events, 'no_stream')`). */
@@ -24,6 +40,8 @@ export interface NewStreamsResult {
   readonly existing: readonly string[];
   /** Global position of the last appended event; null when every stream existed. */
   readonly position: GlobalPosition | null;
+  /** As for `appendToStream`: read-model versions the appended events were projected into in the same transaction. */
+  readonly appliedInline: readonly string[];
 }
 
 export interface ReadStreamOptions {
@@ -49,7 +67,12 @@ export interface EventSubscription extends AsyncIterable<RecordedEvent> {
 }
 
 export interface EventStore {
-  appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Whether `appendToStream` checks `guards` in the append's own transaction with the read models
+   * (PostgreSQL); a store that cannot (EventStoreDB) ignores them, and the caller checks them first.
+   */
+  readonly transactionalGuards: boolean;
+  appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /**
    * Creates many streams at once, each whole or not at all; a stream that already exists keeps
    * what it has and is named in `existing`. Not atomic across streams: a failure may leave some
@@ -78,6 +101,8 @@ export interface EventStore {
    * when the store's positions cannot tell (EventStoreDB's are byte offsets in its log).
    */
   approximateEventsBetween(after: GlobalPosition, upTo: GlobalPosition): Promise<number | null>;
+  /** Readies what the store needs before the first append (PostgreSQL: which inline read models are live). */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 

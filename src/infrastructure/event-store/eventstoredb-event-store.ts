@@ -29,6 +29,7 @@ import { appendToNewStreamsOneByOne } from './new-streams.js';
 
 /** The same port over EventStoreDB / KurrentDB, selected by `EVENTSTORE_URL`. */
 export class EventStoreDbEventStore implements EventStore {
+  readonly transactionalGuards = false;
   private readonly client: EventStoreDBClient;
 
   constructor(connectionString: string) {
@@ -47,7 +48,7 @@ export class EventStoreDbEventStore implements EventStore {
         { expectedRevision: expected },
       );
       if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${streamId}`);
-      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position };
+      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position, appliedInline: [] };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
@@ -58,6 +59,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** EventStoreDB has no bulk create: one `no_stream` append per stream. */
+  async start(): Promise<void> {
+    // Nothing to ready: no read model is projected inline here.
+  }
+
   appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult> {
     return appendToNewStreamsOneByOne(this, streams);
   }

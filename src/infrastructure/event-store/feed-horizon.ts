@@ -20,18 +20,26 @@ export interface FeedHorizonOptions {
 export const DEFAULT_OLD_TRANSACTION_BOUND_MS = 10_000;
 
 /**
+ * The application name of the connections that write read models and nothing else (the daemon's,
+ * a rebuild's): their transactions are never appends, so the feed does not wait behind them,
+ * however long a batch takes (decision 0032).
+ */
+export const PROJECTION_WRITER_APPLICATION = 'ledgerline-projections';
+
+/**
  * Only transactions older than every still-running one are visible to `$all` readers, so an
  * append that commits late can never be overtaken (docs/decisions/0001-event-store-ordering.md)
  * — except running transactions older than the bound (`$1`, their xids), which cannot be appends
  * (decision 0008), and those `pg_stat_activity` shows running in another database, which cannot
- * write to this one's events. One it cannot place (finished since the snapshot, or hidden from
+ * write to this one's events, or on a projection writer's connection, which never appends. One it cannot place (finished since the snapshot, or hidden from
  * this role) is waited for. The snapshot is the statement's own, so the rows and the horizon
  * agree; it is returned with the rows so the store learns which transactions are running.
  */
 export const HORIZON = `snapshot AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
   horizon AS MATERIALIZED (
     SELECT coalesce((SELECT min(x) FROM pg_snapshot_xip(s) x WHERE x <> ALL ($1::xid8[])
-      AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.backend_xid = x::xid AND a.datname <> current_database())), pg_snapshot_xmax(s)) AS h FROM snapshot)`;
+      AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.backend_xid = x::xid
+                        AND (a.datname <> current_database() OR a.application_name = '${PROJECTION_WRITER_APPLICATION}'))), pg_snapshot_xmax(s)) AS h FROM snapshot)`;
 export const VISIBLE = 'transaction_id < (SELECT h FROM horizon)';
 
 /**

@@ -1,7 +1,10 @@
+import { CompiledQuery, type Kysely } from 'kysely';
 import { type Decider, continuesFrom, foldOnto } from '../../core/decider.js';
 import { DomainRuleError, NotFoundError } from '../../core/errors.js';
 import { type Actor, type DomainEvent, type EventMetadata, type GlobalPosition, WrongExpectedRevisionError } from '../../core/events.js';
-import type { EventStore } from './event-store.port.js';
+import { asStoredJson } from '../../core/stored-json.js';
+import type { Database } from '../database/schema.js';
+import type { AppendGuard, EventStore } from './event-store.port.js';
 import { type CachedStreamState, type StreamStateCache, streamStateCacheOf } from './stream-state-cache.js';
 
 /** Who asks, and why: becomes every appended event's metadata. */
@@ -19,16 +22,29 @@ export interface CommandOutcome<Event extends DomainEvent, State> {
   readonly state: State;
   /** Position of the last appended event; null when the command changed nothing. */
   readonly position: GlobalPosition | null;
+  /** Read models the append projected its events into in its own transaction: nothing to wait for there. */
+  readonly appliedInline?: readonly string[];
+}
+
+export interface CommandOptions {
+  /**
+   * Conditions on the read models that must hold for the events (the transaction is still listed,
+   * the account is a manual one of the user's): checked in the append's own transaction where the
+   * store can (PostgreSQL), otherwise read from `db` just before the append.
+   */
+  readonly guards?: readonly AppendGuard[];
+  readonly db?: Kysely<Database>;
 }
 
 /** Each round of a conflict lets at least one writer through; jitter spreads the rest. */
 const MAX_ATTEMPTS = 25;
 
 /**
- * Load the stream, fold, decide, append at the revision read. A concurrent append makes the
- * append fail; we reload and decide again, so no update is ever lost. The fold starts from the
- * state cached after an earlier command on the stream (docs/decisions/0022), so only the events
- * appended since — by this process or any other — are read.
+ * Decide on the stream's folded state and append at its revision. The state comes from the cache
+ * of this process when it has one (decision 0033), without reading the stream: a stale one is
+ * caught by the store's expected revision, and the retry reads what was appended since. The
+ * events appended are folded into the cache as the store keeps them (`asStoredJson`), so the next
+ * command on the stream reads nothing either. No update is ever lost.
  */
 export async function handleCommand<Command, Event extends DomainEvent, State>(
   store: EventStore,
@@ -37,36 +53,59 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   command: Command,
   context: CommandContext,
   resource: string,
+  options: CommandOptions = {},
 ): Promise<CommandOutcome<Event, State>> {
   const cache = streamStateCacheOf(store);
+  const guards = options.guards ?? [];
+  let trustCache = true;
   for (let attempt = 1; ; attempt += 1) {
-    const stream = await loadStream(store, cache, streamId, decider);
+    const cached = trustCache ? cache.get<State>(decider, streamId) : undefined;
+    trustCache = false;
+    const stream = cached ?? (await loadStream(store, cache, streamId, decider));
     // Another user's stream is, to this user, a stream that does not exist.
     const foreign = stream !== null && stream.owner !== context.userId;
     const state = stream === null || foreign ? decider.initialState() : stream.state;
     const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, position: null };
+    if (events.length === 0) {
+      // No append would find out that the cached state was stale: read what came since, and decide again.
+      if (cached) continue;
+      return { events, state, position: null };
+    }
     if (foreign) throw new NotFoundError(resource);
+    if (!store.transactionalGuards) await checkGuards(guards, options.db);
     try {
       const metadata = metadataFor(context);
-      const result = await store.appendToStream(streamId, events.map((event) => ({ type: event.type, data: event.data, metadata })), stream?.revision ?? 'no_stream');
-      return { events, state: events.reduce(decider.evolve, state), position: result.position };
+      const stored = events.map((event) => ({ type: event.type, data: asStoredJson(event.data) }) as Event);
+      const result = await store.appendToStream(streamId, stored.map((event) => ({ type: event.type, data: event.data, metadata })), stream?.revision ?? 'no_stream', { guards });
+      const next = stored.reduce(decider.evolve, state);
+      cache.set(decider, streamId, { owner: context.userId, revision: result.nextExpectedRevision, state: next });
+      return { events: stored, state: next, position: result.position, appliedInline: result.appliedInline };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      cache.delete(decider, streamId);
       if (attempt >= MAX_ATTEMPTS) {
+        cache.delete(decider, streamId);
         throw new DomainRuleError('CONCURRENT_MODIFICATION', `${resource} was changed by another request at the same time; try again.`, 409);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
+      // Only a lost race waits: a stale cache is found out on the first try and read at once.
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
     }
+  }
+}
+
+/** Guards read just before the append, for a store that cannot check them in its own transaction. */
+async function checkGuards(guards: readonly AppendGuard[], db: Kysely<Database> | undefined): Promise<void> {
+  if (guards.length === 0) return;
+  if (!db) throw new Error('guards need the read models’ database on this event store');
+  for (const guard of guards) {
+    const { rows } = await db.executeQuery<{ holds: boolean }>(CompiledQuery.raw(`SELECT (${guard.condition.sql}) AS holds`, [...guard.condition.parameters]));
+    if (rows[0]?.holds !== true) throw guard.refusal();
   }
 }
 
 /**
  * The stream folded up to its last stored event, null when it has none. From the cache: the events
  * after the cached revision, which must continue it revision by revision; anything else (a gap, a
- * stream that shrank) drops the entry and reads the whole stream. Only stored events are ever
- * folded into the cache, never the ones a command just decided.
+ * stream that shrank) drops the entry and reads the whole stream.
  */
 async function loadStream<Event extends DomainEvent, State>(
   store: EventStore,

@@ -9,13 +9,17 @@ import {
   START_POSITION,
   WrongExpectedRevisionError,
 } from '../../core/events.js';
-import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
+import type { AppendGuard, AppendOptions, AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 import { SharedFeedPages } from './shared-feed-pages.js';
 import { connectDatabase } from '../database/database.js';
 import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { FeedHorizon, type FeedHorizonOptions, HORIZON, VISIBLE } from './feed-horizon.js';
+import { InlineProjections } from './inline-projections.js';
+import { PipelinedTransaction } from './pipelined-transaction.js';
+import { inlineKey, type ProjectionDefinition, readModelSearchPath } from '../projections/projection.js';
+import { isTransientError } from '../projections/projection-failure.js';
 
 interface EventRow {
   event_id: string;
@@ -26,6 +30,7 @@ interface EventRow {
   type: string;
   data: unknown;
   metadata: EventMetadata;
+  applied_inline: string[] | null;
 }
 
 /** A read's rows come with the snapshot it was read under (on the first row, or a row of nulls when none). */
@@ -33,9 +38,16 @@ type SnapshotRow<Row> = { [Column in keyof Row]: Row[Column] | null } & { snapsh
 
 export interface PostgresEventStoreOptions extends FeedHorizonOptions {
   readonly listen?: AppendSignalOptions;
+  /** Read models projected in the transaction of every append, once their version is live (decision 0033). */
+  readonly inline?: readonly ProjectionDefinition[];
 }
 
-export interface OwnPoolOptions extends PostgresEventStoreOptions {
+export interface OwnPoolReadModels {
+  /** This release's read models: what the unqualified table names of guards and inline writes resolve to. */
+  readonly readModels?: readonly ProjectionDefinition[];
+}
+
+export interface OwnPoolOptions extends PostgresEventStoreOptions, OwnPoolReadModels {
   /** `statement_timeout` of the store's own connections, which bounds every append (default 5 s). */
   readonly statementTimeoutMs?: number;
   readonly max?: number;
@@ -50,7 +62,7 @@ export const EVENT_STORE_STATEMENT_TIMEOUT_MS = 5_000;
  * The xid8 is read as text under another name: aliased `transaction_id`, an `ORDER BY
  * transaction_id` would sort the text ("100" before "99") instead of the xid.
  */
-const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata';
+const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata, applied_inline';
 
 /**
  * The event store on PostgreSQL (decision 0001). `$all` readers wait behind a running transaction
@@ -58,8 +70,10 @@ const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS c
  * the connections of its own that `open` gives it (5 s timeout), 60 s on a pool with the default 30 s.
  */
 export class PostgresEventStore implements EventStore {
+  readonly transactionalGuards = true;
   private readonly appendSignal: AppendSignal;
   private readonly horizon: FeedHorizon;
+  readonly inline: InlineProjections;
   private readonly feedPages = new SharedFeedPages(FEED_PAGES_KEPT);
   private notifying = false;
   private notifyAgain = false;
@@ -70,6 +84,9 @@ export class PostgresEventStore implements EventStore {
       max: options.max ?? 10,
       applicationName: 'ledgerline-events',
       statementTimeoutMs: options.statementTimeoutMs ?? EVENT_STORE_STATEMENT_TIMEOUT_MS,
+      // Guards and inline projections name tables unqualified: this release's version of each.
+      searchPath: readModelSearchPath(options.readModels ?? options.inline ?? []),
+      pipeline: true,
     });
     return new PostgresEventStore(connection.pool, options, () => connection.close());
   }
@@ -81,57 +98,163 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.appendSignal = new AppendSignal(pool, APPEND_CHANNEL, undefined, options.listen);
     this.horizon = new FeedHorizon(pool, options);
+    this.inline = new InlineProjections(pool, options.inline ?? []);
   }
 
-  async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  /** Looks up which inline read models are live; until then every append leaves them to the daemon. */
+  async start(): Promise<void> {
+    await this.inline.start();
+  }
+
+  async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    // 'any' decides its revision in the statement; inline projections need it before: they are left to the daemon.
+    const inline = expectedRevision === 'any' ? [] : this.inline.for(events);
+    const guards = options.guards ?? [];
+    if (inline.length === 0 && guards.length === 0) return this.appendAlone(streamId, events, expectedRevision);
+    try {
+      return await this.appendInTransaction(streamId, events, expectedRevision as bigint | 'no_stream', inline, guards);
+    } catch (error) {
+      // The stream's previous event is not projected yet where this one would go inline (another
+      // release wrote it, or the version just went live), or an inline read model cannot apply the
+      // events: they are stored all the same and left to the daemon, which parks what it cannot apply.
+      if (error instanceof InlineProjectionRefused) return this.appendInTransaction(streamId, events, expectedRevision as bigint | 'no_stream', [], guards);
+      throw error;
+    }
+  }
+
+  /** One statement, no explicit transaction. */
+  private async appendAlone(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const { name, text, values } = appendStatement(streamId, events, expectedRevision);
-    let rows: { stream_revision: string; commit_position: string; global_position: string }[];
+    let rows: AppendedRow[];
     try {
       rows = (await this.pool.query({ name, text, values })).rows;
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) {
-        if (expectedRevision === 'any') return this.appendToStream(streamId, events, 'any');
+        if (expectedRevision === 'any') return this.appendAlone(streamId, events, 'any');
         throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
       }
       throw error;
     }
     if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
     this.announceAppend();
-    const last = rows[rows.length - 1];
-    return {
-      nextExpectedRevision: BigInt(last.stream_revision),
-      position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) },
-    };
+    return appendResultOf(rows, []);
   }
 
-  /** One statement for every stream; should another writer create one of them meanwhile, one stream at a time. */
-  async appendToNewStreams(streams: readonly NewStream[]): Promise<NewStreamsResult> {
-    const events = streams.flatMap(({ streamId, events: first }) => first.map((event, revision) => ({ streamId, revision, event })));
-    if (events.length === 0) return { existing: [], position: null };
-    let rows: { stream_id: string; commit_position: string; global_position: string }[];
+  /**
+   * One transaction, one round trip (pipelined, decision 0033): the guards, the append — which
+   * refuses a stale expected revision with an error, ending the transaction — and the inline read
+   * models' writes for the events, committed together.
+   */
+  private async appendInTransaction(streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream', inline: readonly ProjectionDefinition[], guards: readonly AppendGuard[]): Promise<AppendResult> {
+    const keys = inline.map(inlineKey);
+    const stamped = events.map((event) => ({ ...event, id: event.id ?? timeOrderedId() }));
+    const outcome = await this.inTransaction(async (transaction) => {
+      const checks = guards.map((guard) => transaction.send({ text: `SELECT ledgerline_require(${guard.condition.sql})`, values: guard.condition.parameters }));
+      const appended = transaction.send(inlineAppendStatement(streamId, stamped, expected, keys));
+      const recorded = InlineProjections.recorded(streamId, stamped, expected === 'no_stream' ? 0n : expected + 1n);
+      for (const projection of inline) await projection.apply(transaction.db, recorded.filter((event) => projection.eventTypes.includes(event.type)));
+      return { checks, appended };
+    }).catch(async (error: unknown) => {
+      throw await this.appendFailure(error, streamId, expected, guards, inline.length > 0);
+    });
+    this.announceAppend();
+    return appendResultOf((await outcome.appended).rows as AppendedRow[], keys);
+  }
+
+  /**
+   * What a failed append in a transaction means: a stale revision, a guard that did not hold, an
+   * inline read model that refused (its events not projected yet, or not applicable), or the error itself.
+   */
+  private async appendFailure(error: unknown, streamId: string, expected: bigint | 'no_stream', guards: readonly AppendGuard[], inline: boolean): Promise<unknown> {
+    const failed = error as GuardFailure;
+    if (isUniqueViolation(error, 'events_stream_id_stream_revision_key') || failed.code === 'LL409') {
+      return new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+    }
+    if (failed.code === 'LL412' && failed.guard !== undefined) return guards[failed.guard].refusal();
+    if (inline && (failed.code === 'LL425' || !isTransientError(error))) return new InlineProjectionRefused(error);
+    return error;
+  }
+
+  /**
+   * `work` sends its statements on a pipelined transaction; then it commits. A failure is thrown
+   * with, for a guard's, the index of the guard that did not hold.
+   */
+  private async inTransaction<T extends { checks: readonly Promise<unknown>[] }>(work: (transaction: PipelinedTransaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
-      rows = (
+      const transaction = new PipelinedTransaction(client);
+      let outcome: T;
+      try {
+        outcome = await work(transaction);
+      } catch (error) {
+        return await transaction.rollback(error);
+      }
+      try {
+        await transaction.commit();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'LL412') {
+          for (const [index, check] of outcome.checks.entries()) {
+            if (await check.then(() => false, () => true)) throw Object.assign(error as object, { guard: index });
+          }
+        }
+        throw error;
+      }
+      return outcome;
+    } catch (error) {
+      if (isConnectionFailure(error)) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * One statement for every stream; should another writer create one of them meanwhile, one stream
+   * at a time. With inline read models live, the statement and their writes for the streams it
+   * created share a transaction (two round trips: which streams were created must be known first).
+   */
+  async appendToNewStreams(streams: readonly NewStream[], useInline = true): Promise<NewStreamsResult> {
+    const events = streams.flatMap(({ streamId, events: first }) => first.map((event, revision) => ({ streamId, revision, event: { ...event, id: event.id ?? timeOrderedId() } })));
+    if (events.length === 0) return { existing: [], position: null, appliedInline: [] };
+    const inline = useInline ? this.inline.for(events.map(({ event }) => event)) : [];
+    const keys = inline.map(inlineKey);
+    const values = [
+      JSON.stringify(events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id, stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata }))),
+      keys.length > 0 ? keys : null,
+    ];
+    let rows: NewStreamRow[];
+    try {
+      if (inline.length === 0) {
         // Not a prepared statement: planned for each batch's size, not a generic guess.
-        await this.pool.query({
-          text: NEW_STREAMS_STATEMENT,
-          values: [
-            JSON.stringify(
-              events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id ?? timeOrderedId(), stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata })),
-            ),
-          ],
-        })
-      ).rows;
+        rows = (await this.pool.query<NewStreamRow>({ text: NEW_STREAMS_STATEMENT, values })).rows;
+      } else {
+        rows = (
+          await this.inTransaction(async (transaction) => {
+            const created = (await transaction.send({ text: NEW_STREAMS_STATEMENT, values })).rows as NewStreamRow[];
+            const createdIds = new Set(created.map((row) => row.stream_id));
+            const recorded = events
+              .filter(({ streamId }) => createdIds.has(streamId))
+              .flatMap(({ streamId, revision, event }) => InlineProjections.recorded(streamId, [event], BigInt(revision)));
+            for (const projection of inline) await projection.apply(transaction.db, recorded.filter((event) => projection.eventTypes.includes(event.type)));
+            return { checks: [], created };
+          })
+        ).created;
+      }
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) return appendToNewStreamsOneByOne(this, streams);
+      // An inline read model cannot take the events: stored all the same, left to the daemon.
+      if (inline.length > 0 && !isTransientError(error)) return this.appendToNewStreams(streams, false);
       throw error;
     }
     const created = new Set(rows.map((row) => row.stream_id));
     const existing = [...new Set(streams.filter(({ streamId, events: first }) => first.length > 0 && !created.has(streamId)).map(({ streamId }) => streamId))];
-    if (rows.length === 0) return { existing, position: null };
+    if (rows.length === 0) return { existing, position: null, appliedInline: keys };
     this.announceAppend();
     const last = rows.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
-    return { existing, position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) } };
+    return { existing, position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) }, appliedInline: keys };
   }
 
   async readStream(streamId: string, { fromRevision = 0n }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -258,6 +381,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.inline.stop();
     await this.appendSignal.close();
     await this.closePool();
   }
@@ -274,8 +398,8 @@ export class PostgresEventStore implements EventStore {
  * fails the statement. The events come as one JSON document, which PostgreSQL takes apart faster
  * than the client can escape six arrays of them.
  */
-const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
-  SELECT e.id, e.stream_id, e.revision, e.type, e.data, e.metadata
+const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
+  SELECT e.id, e.stream_id, e.revision, e.type, e.data, e.metadata, $2::text[]
     FROM jsonb_to_recordset($1::jsonb) AS e(ordinal int, id uuid, stream_id text, revision bigint, type text, data jsonb, metadata jsonb)
    WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.stream_id)
    ORDER BY e.ordinal
@@ -318,7 +442,7 @@ export function appendStatement(streamId: string, events: readonly NewEvent[], e
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
+  const event: RecordedEvent = {
     id: row.event_id,
     streamId: row.stream_id,
     revision: BigInt(row.stream_revision),
@@ -327,6 +451,61 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
   };
+  return row.applied_inline ? { ...event, appliedInline: row.applied_inline } : event;
+}
+
+interface NewStreamRow {
+  stream_id: string;
+  commit_position: string;
+  global_position: string;
+}
+
+interface AppendedRow {
+  stream_revision: string;
+  commit_position: string;
+  global_position: string;
+}
+
+type GuardFailure = { code?: string; guard?: number };
+
+/** The inline read models could not take the append's events; the append is made again without them. */
+class InlineProjectionRefused extends Error {
+  constructor(override readonly cause: unknown) {
+    super('an inline read model could not apply the events');
+  }
+}
+
+function appendResultOf(rows: readonly AppendedRow[], appliedInline: readonly string[]): AppendResult {
+  const last = rows[rows.length - 1];
+  return {
+    nextExpectedRevision: BigInt(last.stream_revision),
+    position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) },
+    appliedInline,
+  };
+}
+
+/**
+ * The append of an inline write: it names the read models it projects into, and refuses by an
+ * error — not an empty insert — when the expected revision is not the stream's last (LL409, or
+ * the unique key), or when the stream's previous event is not projected there yet (LL425).
+ */
+function inlineAppendStatement(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream', keys: readonly string[]): { name: string; text: string; values: unknown[] } {
+  const values = [streamId, events.map((event) => event.id), events.map((event) => event.type), events.map((event) => JSON.stringify(event.data)), events.map((event) => JSON.stringify(event.metadata)), keys.length > 0 ? keys : null];
+  const insert = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
+    SELECT e.id, $1, base.next + e.ordinal - 1, e.type, e.data, e.metadata, $6::text[]
+      FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
+  const returning = 'RETURNING stream_revision, transaction_id::text AS commit_position, global_position';
+  if (expected === 'no_stream') return { name: 'ledgerline-append-inline-new', text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values };
+  return {
+    name: 'ledgerline-append-inline',
+    text: `${insert}, (SELECT $7::bigint + 1 AS next) base WHERE ledgerline_append_after($1, $7::bigint, $6::text[]) ORDER BY e.ordinal ${returning}`,
+    values: [...values, expected.toString()],
+  };
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === undefined || code.startsWith('08') || code === '57P01';
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

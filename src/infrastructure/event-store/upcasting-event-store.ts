@@ -14,7 +14,8 @@ export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventS
   const upcastForFeed = (event: RecordedEvent) => (event.metadata.schemaVersion > schemas.currentVersion(event.type) ? event : schemas.upcast(event));
   const stamped = (events: readonly NewEvent[]) => events.map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: schemas.currentVersion(event.type) } }));
   return {
-    appendToStream: (streamId: string, events: readonly NewEvent[], expected): Promise<AppendResult> => store.appendToStream(streamId, stamped(events), expected),
+    transactionalGuards: store.transactionalGuards,
+    appendToStream: (streamId: string, events: readonly NewEvent[], expected, options): Promise<AppendResult> => store.appendToStream(streamId, stamped(events), expected, options),
     appendToNewStreams: (streams) => store.appendToNewStreams(streams.map(({ streamId, events }) => ({ streamId, events: stamped(events) }))),
     readStream: async (streamId, options) => (await store.readStream(streamId, options)).map(upcast),
     readStreams: async (streamIds) => new Map([...(await store.readStreams(streamIds))].map(([streamId, events]) => [streamId, events.map(upcast)])),
@@ -31,6 +32,7 @@ export function withUpcasting(store: EventStore, schemas: UpcasterChain): EventS
     headPosition: () => store.headPosition(),
     committedHeadPosition: () => store.committedHeadPosition(),
     approximateEventsBetween: (after, upTo) => store.approximateEventsBetween(after, upTo),
+    start: () => store.start(),
     close: () => store.close(),
   };
 }

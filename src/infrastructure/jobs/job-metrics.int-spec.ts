@@ -1,10 +1,13 @@
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../core/clock.js';
+import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { DatabaseConnection } from '../database/database.js';
 import { createLogger } from '../logging/logger.js';
 import { BullMqJobRunner } from './bullmq-job-runner.js';
 import { InProcessJobRunner } from './in-process-job-runner.js';
-import type { JobAttemptObserver, JobDefinition, JobRunner } from './job.js';
+import type { JobAttemptObserver, JobDefinition, JobExecutor, JobRunner } from './job.js';
+import { OutboxJobRunner } from './outbox-job-runner.js';
 import { type PrivateRedis, privateRedis } from './private-redis.test-support.js';
 
 const log = createLogger('silent');
@@ -17,13 +20,20 @@ interface Attempt {
   readonly seconds: number;
 }
 
+let database: TestDatabase;
+let connection: DatabaseConnection;
+
+beforeAll(async () => {
+  ({ database, connection } = await createMigratedDatabase());
+});
+
+function outbox(executor: JobExecutor, definitions: readonly JobDefinition<never>[]): OutboxJobRunner {
+  return OutboxJobRunner.start(connection, executor, definitions.map((definition) => definition.name), { log, relayIntervalMs: 50 });
+}
+
 const runners: Array<[string, (definitions: JobDefinition<never>[], observer: JobAttemptObserver) => JobRunner]> = [
-  ['in-process', (definitions, observer) => new InProcessJobRunner(definitions, systemClock, () => undefined, observer)],
-  [
-    'BullMQ',
-    (definitions, observer) =>
-      BullMqJobRunner.start(redisUrl, definitions, { onError: () => undefined, log, prefix, observer }),
-  ],
+  ['in-process', (definitions, observer) => outbox(new InProcessJobRunner(definitions, systemClock, () => undefined, { observer }), definitions)],
+  ['BullMQ', (definitions, observer) => outbox(BullMqJobRunner.create(redisUrl, definitions, { onError: () => undefined, log, prefix, observer }), definitions)],
 ];
 
 async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
@@ -39,6 +49,12 @@ afterAll(async () => {
   const queue = new Queue('ledgerline', { connection: { url: redisUrl }, prefix });
   await queue.obliterate({ force: true });
   await queue.close();
+  await connection.close();
+  await database.drop();
+});
+
+afterEach(async () => {
+  await connection.db.deleteFrom('job_outbox').execute();
 });
 
 describe.each(runners)('%s job runner, for metrics', (_kind, start) => {
@@ -83,9 +99,9 @@ describe.each(runners)('%s job runner, for metrics', (_kind, start) => {
   });
 });
 
-describe('the BullMQ job runner, for metrics, while Redis is away', () => {
+describe('BullMQ jobs, for metrics, while Redis is away', () => {
   let redis: PrivateRedis;
-  let runner: BullMqJobRunner | null = null;
+  let runner: OutboxJobRunner | null = null;
   beforeEach(async () => {
     redis = await privateRedis();
   });
@@ -94,15 +110,17 @@ describe('the BullMQ job runner, for metrics, while Redis is away', () => {
     await redis.stop();
   });
 
-  it('answers the queue depth at once: the queue unknown, the jobs it holds known', async () => {
-    runner = BullMqJobRunner.start(redis.url, [{ name: 'later', handle: async () => undefined }] as JobDefinition<never>[], { onError: () => undefined, log, prefix: 'ledgerline-metrics-outage' });
-    await runner.enqueue('later', {}, { jobId: 'held-1' });
-    await runner.enqueue('later', {}, { jobId: 'held-2' });
+  it('answer the queue depth at once: the queue unknown, the jobs waiting in the outbox known', async () => {
+    const definitions = [{ name: 'later', handle: async () => undefined }] as JobDefinition<never>[];
+    const jobs = outbox(BullMqJobRunner.create(redis.url, definitions, { onError: () => undefined, log, prefix: 'ledgerline-metrics-outage' }), definitions);
+    runner = jobs;
+    await jobs.enqueue('later', {}, { jobId: 'held-1' });
+    await jobs.enqueue('later', {}, { jobId: 'held-2' });
     const started = Date.now();
-    expect(await runner.queueDepth()).toEqual({ queue: null, held: 2 });
+    expect(await jobs.queueDepth()).toEqual({ queue: null, held: 2 });
     console.info(`BullMQ runner with Redis down: queueDepth() answered in ${Date.now() - started} ms`);
     await redis.start();
-    await eventually(async () => (await runner?.queueDepth())?.held === 0, 'the held jobs pushed once Redis is up');
-    expect((await runner.queueDepth()).queue).not.toBeNull();
+    await eventually(async () => (await jobs.queueDepth()).held === 0, 'the outbox handed over once Redis is up');
+    expect((await jobs.queueDepth()).queue).not.toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import type { JobCause } from './job-outbox.js';
+
 /** A background job: one definition, run by BullMQ (with Redis) or in process (without). */
 export interface JobDefinition<Input = unknown> {
   readonly name: string;
@@ -18,6 +20,8 @@ export type JobSchedule<Input> =
 export interface EnqueueOptions {
   /** Same id, same job: enqueuing it again while it is waiting or running adds nothing. No ':' (BullMQ's separator). */
   readonly jobId: string;
+  /** What asked for it, recorded with it in the outbox. */
+  readonly cause?: JobCause;
   /**
    * Runs the job no sooner than this many milliseconds from now; enqueuing the same id meanwhile
    * adds nothing, so every request of a burst shares the one run that comes after it (debouncing).
@@ -25,6 +29,7 @@ export interface EnqueueOptions {
   readonly delayMs?: number;
 }
 
+/** Queues a job: once this resolves, the job is recorded in PostgreSQL (the outbox, decision 0038) and will run. */
 export interface JobQueue {
   enqueue<Input>(name: string, input: Input, options: EnqueueOptions): Promise<void>;
 }
@@ -34,6 +39,31 @@ export interface JobRunner extends JobQueue {
   /** Waiting, running and failed counts, for operators. */
   counts(): Promise<Record<string, number>>;
   /** Jobs not yet finished, by state, for metrics: one cheap call (BullMQ: one round trip to Redis); never throws. */
+  queueDepth(): Promise<JobQueueDepth>;
+  close(): Promise<void>;
+}
+
+/** What became of a job handed to an executor: `completed` or `failed` (its retries used up). */
+export type JobFinished = (jobId: string, outcome: { readonly failed?: string }) => Promise<void>;
+
+/**
+ * What runs jobs handed to it from the outbox: BullMQ over Redis, or this process. `take` throws
+ * when it cannot take the job now (Redis away); the outbox keeps it and hands it again later.
+ */
+export interface JobExecutor {
+  readonly kind: 'bullmq' | 'in-process';
+  /** Starts running jobs; a running job queues others through `queue` (the outbox); `finished` hears of every handed job's end. */
+  start(queue: JobQueue, finished: JobFinished): void;
+  accepting(): boolean;
+  take(name: string, input: unknown, options: { readonly jobId: string; readonly delayMs: number }): Promise<void>;
+  /**
+   * What the executor knows of a job handed to it: `missing` when it has no trace of it (Redis
+   * restarted empty), so the outbox hands it again. Null where handed jobs do not outlive the process.
+   */
+  stateOf(jobId: string): Promise<'missing' | 'pending' | 'completed' | 'failed' | null>;
+  /** Called each time the executor (again) can take jobs: Redis came back. */
+  onReady(listener: () => void): void;
+  counts(): Promise<Record<string, number>>;
   queueDepth(): Promise<JobQueueDepth>;
   close(): Promise<void>;
 }
@@ -53,18 +83,41 @@ export interface JobAttemptObserver {
   attemptEnded(name: string, outcome: 'completed' | 'failed', seconds: number): void;
 }
 
-/** Runs one attempt of a job and tells the observer how it ended; the job's own error is rethrown. */
-export async function observedAttempt(observer: JobAttemptObserver | undefined, name: string, attempt: () => Promise<void>): Promise<void> {
-  if (!observer) return attempt();
+export interface JobLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface AttemptReporting {
+  readonly observer?: JobAttemptObserver;
+  readonly log?: JobLog;
+}
+
+/**
+ * Runs one attempt of a job, logs its start and its end (name, id, attempt, duration, outcome,
+ * correlation id) and tells the observer how it ended; the job's own error is rethrown.
+ */
+export async function observedAttempt(reporting: AttemptReporting, job: { readonly name: string; readonly jobId: string; readonly attempt: number; readonly input: unknown }, attempt: () => Promise<void>): Promise<void> {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const fields = { job: job.name, jobId: job.jobId, attempt: job.attempt, correlationId: correlationIdOf(job.input) };
+  reporting.log?.info(fields, 'job started');
   try {
     await attempt();
   } catch (error) {
-    observer.attemptEnded(name, 'failed', seconds());
+    const elapsed = seconds();
+    reporting.observer?.attemptEnded(job.name, 'failed', elapsed);
+    reporting.log?.warn({ ...fields, durationMs: Math.round(elapsed * 1000), outcome: 'failed', err: error }, 'job failed');
     throw error;
   }
-  observer.attemptEnded(name, 'completed', seconds());
+  const elapsed = seconds();
+  reporting.observer?.attemptEnded(job.name, 'completed', elapsed);
+  reporting.log?.info({ ...fields, durationMs: Math.round(elapsed * 1000), outcome: 'completed' }, 'job finished');
+}
+
+function correlationIdOf(input: unknown): string | undefined {
+  const trace = (input as { trace?: { correlationId?: unknown } } | null)?.trace;
+  return typeof trace?.correlationId === 'string' ? trace.correlationId : undefined;
 }
 
 export const RETRY_ATTEMPTS = 5;

@@ -22,7 +22,8 @@ export function withAppendMetrics(store: EventStore, meter: AppendMeter): EventS
     return result;
   }
   return {
-    appendToStream: (streamId, events, expected) => timed('append_to_stream', () => store.appendToStream(streamId, events, expected), () => events.length),
+    transactionalGuards: store.transactionalGuards,
+    appendToStream: (streamId, events, expected, options) => timed('append_to_stream', () => store.appendToStream(streamId, events, expected, options), () => events.length),
     appendToNewStreams: (streams) =>
       timed(
         'append_to_new_streams',
@@ -40,6 +41,7 @@ export function withAppendMetrics(store: EventStore, meter: AppendMeter): EventS
     headPosition: () => store.headPosition(),
     committedHeadPosition: () => store.committedHeadPosition(),
     approximateEventsBetween: (after, upTo) => store.approximateEventsBetween(after, upTo),
+    start: () => store.start(),
     close: () => store.close(),
   };
 }

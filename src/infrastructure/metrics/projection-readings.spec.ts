@@ -6,7 +6,7 @@ const at = (commit: number, prepare: number): GlobalPosition => ({ commit: BigIn
 
 function row(name: string, version: number, state: VersionState, position: GlobalPosition, parked = 0): ProjectionVersionStatus {
   const when = new Date('2026-11-23T12:00:00Z');
-  return { name, version, state, position, eventsApplied: 0, updatedAt: when, caughtUpAt: state === 'building' ? null : when, supersededAt: state === 'superseded' ? when : null, parked };
+  return { name, version, state, position, eventsApplied: 0, updatedAt: when, caughtUpAt: state === 'building' ? null : when, supersededAt: state === 'superseded' ? when : null, parked, stale: false, rebuild: null };
 }
 
 /** PostgreSQL's arithmetic: the difference of the identities, 0 when not behind, at least 1 when behind. */

@@ -17,6 +17,8 @@ export interface ScrapeSources {
   readonly store: 'postgresql' | 'eventstoredb';
   /** This release's projection versions: the ones reported. */
   readonly projections: readonly Pick<ProjectionDefinition, 'name' | 'version'>[];
+  /** This process's daemon, for whether it leads. */
+  readonly daemon?: { report(): { leading: boolean } };
 }
 
 export type ScrapeSource = 'projections' | 'event_store' | 'jobs';
@@ -35,6 +37,8 @@ export class ScrapeTimeGauges {
   private readonly checkpoint: Gauge<'projection' | 'version'>;
   private readonly lag: Gauge<'projection' | 'version'>;
   private readonly parked: Gauge<'projection' | 'version'>;
+  private readonly rebuilding: Gauge<'projection' | 'version'>;
+  private readonly leading: Gauge;
   private readonly queueDepth: Gauge<'state'>;
   private readonly sourceUp: Gauge<'source'>;
   private readonly scrapeErrors: Counter<'source'>;
@@ -57,14 +61,22 @@ export class ScrapeTimeGauges {
       registers,
     });
     this.parked = new Gauge({ name: 'ledgerline_projection_parked_events', help: 'Events a projection version parked and nobody has retried or skipped yet', labelNames: byVersion, registers });
-    this.queueDepth = new Gauge({ name: 'ledgerline_job_queue_depth', help: 'Jobs not finished, by state (waiting, delayed, active; held: kept in this process while Redis is down)', labelNames: ['state'] as const, registers });
+    this.rebuilding = new Gauge({
+      name: 'ledgerline_projection_rebuild_events_applied',
+      help: 'Events a `projections rebuild` under way has applied to its shadow so far (absent when no rebuild runs)',
+      labelNames: byVersion,
+      registers,
+    });
+    this.leading = new Gauge({ name: 'ledgerline_projection_daemon_leading', help: "Whether this instance's projection daemon holds the lease and applies the projections (1) or stands by (0)", registers });
+    this.queueDepth = new Gauge({ name: 'ledgerline_job_queue_depth', help: 'Jobs not finished, by state (waiting, delayed, active; held: in the outbox, not handed to the queue yet)', labelNames: ['state'] as const, registers });
     this.sourceUp = new Gauge({ name: 'ledgerline_scrape_source_up', help: 'Whether the last scrape could read this source (1) or not (0)', labelNames: ['source'] as const, registers });
     this.scrapeErrors = new Counter({ name: 'ledgerline_scrape_errors_total', help: 'Scrapes in which a source failed or took longer than 2 s', labelNames: ['source'] as const, registers });
     for (const source of SOURCES) this.scrapeErrors.inc({ source }, 0);
   }
 
   async refresh(sources: ScrapeSources): Promise<void> {
-    for (const gauge of [this.head, this.checkpoint, this.lag, this.parked, this.queueDepth]) gauge.reset();
+    for (const gauge of [this.head, this.checkpoint, this.lag, this.parked, this.rebuilding, this.queueDepth]) gauge.reset();
+    if (sources.daemon) this.leading.set(sources.daemon.report().leading ? 1 : 0);
     const [versions, head, depth] = await Promise.all([
       this.read('projections', () => readProjectionVersions(sources.db)),
       this.read('event_store', () => sources.eventStore.headPosition()),
@@ -87,6 +99,11 @@ export class ScrapeTimeGauges {
       this.checkpoint.set(labels, reading.checkpoint);
       this.parked.set(labels, reading.parked);
       if (reading.lag !== null) this.lag.set(labels, reading.lag);
+    }
+    for (const row of rows) {
+      if (row.rebuild && sources.projections.some((projection) => projection.name === row.name && projection.version === row.version)) {
+        this.rebuilding.set({ projection: row.name, version: String(row.version) }, row.rebuild.eventsApplied);
+      }
     }
   }
 

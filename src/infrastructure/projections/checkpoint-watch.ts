@@ -19,8 +19,9 @@ export interface WatchedProjection {
  * process's runners and, through NOTIFY, from runners in other instances — which events each has
  * parked, and lets a request wait for a position.
  *
- * Notification payloads: `<name> <version> <commit> <prepare>` when a checkpoint moves,
- * `parked <name> <version> <commit> <prepare>` when an event is parked (sent before the move).
+ * Notification payloads: lines of `<name> <version> <commit> <prepare>` when checkpoints move
+ * (one notification for every projection a daemon batch moved), `parked <name> <version> <commit>
+ * <prepare>` when an event is parked (sent before the move).
  */
 export class CheckpointWatch {
   private readonly versions: ReadonlyMap<string, number>;
@@ -137,14 +138,49 @@ export class CheckpointWatch {
   }
 
   private onNotification(payload: string): void {
-    const parts = payload.split(' ');
-    const isParked = parts[0] === 'parked';
-    const [name, version, commit, prepare] = isParked ? parts.slice(1) : parts;
-    if (!name || !/^\d+$/.test(version ?? '') || !/^\d+$/.test(commit ?? '') || !/^\d+$/.test(prepare ?? '')) return;
-    if (this.versions.get(name) !== Number(version)) return;
-    const position = { commit: BigInt(commit), prepare: BigInt(prepare) };
-    if (isParked) this.parked(name, position);
-    else this.advance(name, position);
+    for (const line of payload.split('\n')) {
+      const parts = line.split(' ');
+      const isParked = parts[0] === 'parked';
+      const [name, version, commit, prepare] = isParked ? parts.slice(1) : parts;
+      if (!name || !/^\d+$/.test(version ?? '') || !/^\d+$/.test(commit ?? '') || !/^\d+$/.test(prepare ?? '')) continue;
+      if (this.versions.get(name) !== Number(version)) continue;
+      const position = { commit: BigInt(commit), prepare: BigInt(prepare) };
+      if (isParked) this.parked(name, position);
+      else this.advance(name, position);
+    }
+  }
+}
+
+/**
+ * Tells the other instances' watches where checkpoints moved, after the transactions that moved
+ * them: PostgreSQL serialises the commits of notifying transactions (decision 0014). One
+ * notification in flight at a time, for every projection that moved meanwhile (newest position
+ * of each); one lost to a crash costs a waiter at most one re-read of the checkpoints.
+ */
+export class CheckpointAnnouncer {
+  private readonly latest = new Map<string, string>();
+  private sending = false;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  announce(projection: WatchedProjection, position: GlobalPosition): void {
+    this.latest.set(`${projection.name} ${projection.version}`, `${position.commit} ${position.prepare}`);
+    if (!this.sending) void this.send();
+  }
+
+  private async send(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.latest.size > 0) {
+        const payload = [...this.latest].map(([projection, position]) => `${projection} ${position}`).join('\n');
+        this.latest.clear();
+        await sql`SELECT pg_notify(${CHECKPOINT_CHANNEL}, ${payload})`.execute(this.db);
+      }
+    } catch {
+      this.latest.clear();
+    } finally {
+      this.sending = false;
+    }
   }
 }
 

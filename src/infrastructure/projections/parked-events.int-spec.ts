@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { formatPosition, type GlobalPosition } from '../../core/events.js';
 import { listParkedEvents, retryParkedEvents, skipParkedEvent } from './parked-events.js';
-import { ProjectionRunner } from './projection-runner.js';
-import { databaseError, recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
+import type { ProjectionDaemon } from './projection-daemon.js';
+import { databaseError, recordingProjection, type RunnerFixture, startDaemon, startRunnerFixture, waitUntil } from './recording-projection.test-support.js';
 import { projectionHealth, readProjectionVersions } from './projection-status.js';
 
 let fixture: RunnerFixture;
-let runner: ProjectionRunner;
+let runner: ProjectionDaemon;
 
 /** Version 1 of the code cannot apply `Poison` events: it throws, as a projector bug would. */
 const buggy = () => recordingProjection({ fail: (event) => (event.type === 'Poison' ? new Error('projector bug: unknown field') : undefined) });
 
 beforeEach(async () => {
   fixture = await startRunnerFixture();
-  runner = new ProjectionRunner(fixture.connection, fixture.store, buggy(), fixture.watch, { parkingDelaysMs: [10, 10, 10] });
-  runner.start();
+  runner = startDaemon(fixture, [buggy()]);
 });
 
 afterEach(async () => {

@@ -1,24 +1,16 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { GlobalPosition, RecordedEvent } from '../../core/events.js';
+import type { GlobalPosition } from '../../core/events.js';
 import type { Database, ParkedEventStatus, ParkedEventsTable } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { CHECKPOINT_CHANNEL } from './checkpoint-watch.js';
 import type { ProjectionDefinition } from './projection.js';
 import { describeFailure, printable } from './projection-failure.js';
-import { projectionTransaction } from './projection-transaction.js';
+import { type EventFailure, projectionTransaction } from './projection-transaction.js';
 
 /** Parked events (decision 0009): written by the runner, listed, retried and skipped by operators. */
 
 export type ParkedEvent = Selectable<ParkedEventsTable>;
 type VersionOf = Pick<ProjectionDefinition, 'name' | 'version'>;
-
-export interface EventFailure {
-  readonly event: RecordedEvent;
-  readonly error: string;
-  readonly attempts: number;
-  readonly firstFailedAt: Date;
-  readonly lastFailedAt: Date;
-}
 
 export function positionOf(row: { position_commit: string; position_prepare: string }): GlobalPosition {
   return { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) };
@@ -37,7 +29,7 @@ export async function parkEvent(trx: Transaction<Database>, projection: VersionO
                                correlation_id, error, attempts, first_failed_at, last_failed_at)
     VALUES (${projection.name}, ${projection.version}, ${commit.toString()}, ${prepare.toString()}, ${printable(event.id)}, ${printable(event.streamId)},
             ${printable(event.type)}, ${text(event.metadata?.userId)}, ${text(event.metadata?.requestId)}, ${text(event.metadata?.correlationId)},
-            ${failure.error}, ${failure.attempts}, ${failure.firstFailedAt}, ${failure.lastFailedAt})
+            ${failure.error}, ${failure.attempts}, now(), now())
     ON CONFLICT (projection, version, position_commit, position_prepare) DO UPDATE
       SET error = excluded.error, attempts = parked_events.attempts + excluded.attempts, last_failed_at = excluded.last_failed_at,
           status = 'parked', resolved_at = NULL, resolved_by = NULL
@@ -62,7 +54,7 @@ export interface RetryOutcome {
 
 /**
  * Re-applies this release's parked events of `projection` (all, or the one at `position`) with its
- * current code, each in its own transaction under the runner's apply lock.
+ * current code, each in its own transaction holding the version's checkpoint row (decision 0032).
  */
 export async function retryParkedEvents(
   db: Kysely<Database>,

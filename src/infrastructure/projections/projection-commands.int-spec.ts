@@ -4,8 +4,8 @@ import { createTestDatabase } from '../../../test/support/test-database.js';
 import { comparePositions, formatPosition, type GlobalPosition } from '../../core/events.js';
 import { connectDatabase } from '../database/database.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './projection-commands.js';
-import { ProjectionRunner } from './projection-runner.js';
-import { recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
+import type { ProjectionDaemon } from './projection-daemon.js';
+import { recordingProjection, type RunnerFixture, startDaemon, startRunnerFixture, waitUntil } from './recording-projection.test-support.js';
 
 function capture() {
   const lines: string[] = [];
@@ -15,13 +15,12 @@ function capture() {
 
 describe('projections commands', () => {
   let fixture: RunnerFixture;
-  let runner: ProjectionRunner;
+  let runner: ProjectionDaemon;
   const buggy = recordingProjection({ fail: (event) => (event.type === 'Poison' ? new Error('cannot apply Poison') : undefined) });
 
   beforeAll(async () => {
     fixture = await startRunnerFixture();
-    runner = new ProjectionRunner(fixture.connection, fixture.store, buggy, fixture.watch, { parkingDelaysMs: [10, 10, 10] });
-    runner.start();
+    runner = startDaemon(fixture, [buggy]);
   });
   afterAll(async () => {
     await runner.stop();
@@ -45,7 +44,7 @@ describe('projections commands', () => {
 
     const status = capture();
     expect(await showProjectionStatus(fixture.connection.db, fixture.store, [buggy], status.out)).toBe(0);
-    expect(status.lines[2]).toMatch(new RegExp(`^recording\t1\tlive\t${formatPosition(second)}\t0\t0\t2\t\\S+\tthis release$`));
+    expect(status.lines[3]).toMatch(new RegExp(`^recording\t1\tlive\t${formatPosition(second)}\t0\t0\t2\t\\S+\tthis release$`));
 
     const badPosition = capture();
     expect(await skipParked(fixture.connection.db, [buggy], { projection: 'recording', position: '12', by: 'ops' }, badPosition.out)).toBe(2);
@@ -93,14 +92,16 @@ describe('projections status lag', () => {
       const behind = capture();
       expect(await showProjectionStatus(fixture.connection.db, store, [recordingProjection()], behind.out)).toBe(0);
       expect(behind.lines[0]).toBe(`head ${formatPosition(fixture.lastAppended)}`);
+      // No daemon runs here: the status says so, loudly.
+      expect(behind.lines[1]).toMatch(/NO INSTANCE IS APPLYING THE PROJECTIONS/);
       // Nothing applied yet: 25 appends, one identity each, none rolled back, so the estimate is exact.
-      expect(behind.lines[2]).toMatch(/^recording\t1\tbuilding\t0\/0\t0\t~25\t0\t/);
+      expect(behind.lines[3]).toMatch(/^recording\t1\tbuilding\t0\/0\t0\t~25\t0\t/);
       expect(reads).toEqual([]);
 
       await sql`UPDATE projection_versions SET position_commit = ${fixture.lastAppended.commit.toString()}, position_prepare = ${fixture.lastAppended.prepare.toString()}`.execute(fixture.connection.db);
       const caughtUp = capture();
       await showProjectionStatus(fixture.connection.db, store, [recordingProjection()], caughtUp.out);
-      expect(caughtUp.lines[2].split('\t')[5]).toBe('0');
+      expect(caughtUp.lines[3].split('\t')[5]).toBe('0');
     } finally {
       await fixture.close();
     }

@@ -5,7 +5,7 @@ import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { listParkedEvents, positionOf, retryParkedEvents, skipParkedEvent } from './parked-events.js';
 import type { ProjectionDefinition } from './projection.js';
-import { readProjectionVersions } from './projection-status.js';
+import { readDaemonLeader, readProjectionVersions } from './projection-status.js';
 
 /** The `ledgerline projections …` commands, apart from argument parsing; each returns its exit code. */
 
@@ -36,16 +36,20 @@ export async function showProjectionStatus(
 ): Promise<number> {
   const head = await store.headPosition();
   const versions = await readProjectionVersions(db);
+  const leader = await readDaemonLeader(db);
   const ours = (name: string, version: number) => projections.some((projection) => projection.name === name && projection.version === version);
   out.log(`head ${formatPosition(head)}`);
+  out.log(leader ? `projection daemon: leading in ${leader.holder}` : 'projection daemon: NO INSTANCE IS APPLYING THE PROJECTIONS (is the service running?)');
   out.log(['projection', 'version', 'state', 'position', 'applied', 'lag', 'parked', 'updated', 'release'].join('\t'));
   for (const row of versions) {
-    const lag = row.state === 'superseded' || comparePositions(row.position, head) >= 0 ? '0' : lagText(await store.approximateEventsBetween(row.position, head));
+    const behind = row.state !== 'superseded' && comparePositions(row.position, head) < 0;
+    const lag = behind ? lagText(await store.approximateEventsBetween(row.position, head)) : '0';
+    const state = [row.state, ...(behind && row.stale && row.state === 'live' ? ['LAGGING'] : []), ...(row.rebuild ? [`rebuilding (${row.rebuild.eventsApplied.toLocaleString('en')} applied since ${row.rebuild.startedAt.toISOString()})`] : [])].join(', ');
     out.log(
       [
         row.name,
         row.version,
-        row.state,
+        state,
         formatPosition(row.position),
         row.eventsApplied,
         lag,

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { formatPosition } from '../../core/events.js';
 import { listParkedEvents, skipParkedEvent } from './parked-events.js';
 import { rebuildProjection } from './projection-rebuild.js';
-import { ProjectionRunner } from './projection-runner.js';
-import { recordingProjection, type RunnerFixture, startRunnerFixture } from './projection-runner.test-support.js';
+import { recordingProjection, type RunnerFixture, startDaemon, startRunnerFixture } from './recording-projection.test-support.js';
 
 let fixture: RunnerFixture;
 
@@ -16,8 +15,7 @@ describe('a rebuild and parked events', () => {
     fixture = await startRunnerFixture();
     const { connection, store, watch } = fixture;
     const projection = recordingProjection();
-    const runner = new ProjectionRunner(connection, store, projection, watch, { parkingDelaysMs: [10, 10, 10] });
-    runner.start();
+    const runner = startDaemon(fixture, [projection]);
     try {
       const first = await fixture.appendEvents(3);
       const poison = (day: string) => fixture.append(`thing-${randomUUID()}`, [{ type: 'Poison', data: { day } }]);
@@ -40,7 +38,7 @@ describe('a rebuild and parked events', () => {
         .execute();
       const before = await connection.db.selectFrom('projection_versions').select('events_applied').executeTakeFirstOrThrow();
 
-      const outcome = await rebuildProjection(connection.db, store, projection, { batchSize: 2 });
+      const outcome = await rebuildProjection(connection, store, projection, { batchSize: 2 });
       expect(outcome.parked).toBe(1);
       const after = await listParkedEvents(connection.db, { status: 'all' });
       const byEvent = new Map(after.map((row) => [row.event_id, row]));

@@ -5,7 +5,7 @@ import type { DatabaseConnection } from '../database/database.js';
 import { projectionSchema } from './projection.js';
 import { checksumColumns, checksumTable } from './projection-checksum.js';
 import { RebuildRefusedError, rebuildProjection, shadowSchema } from './projection-rebuild.js';
-import { eventMetadata } from './projection-runner.test-support.js';
+import { capturingLog, eventMetadata } from './recording-projection.test-support.js';
 import { verifyProjection } from './projection-verify.js';
 import { type ProjectedLedger, startProjectedLedger } from '../../../test/support/projection-fixture.js';
 import type { PostgresEventStore } from '../event-store/postgres-event-store.js';
@@ -15,12 +15,13 @@ let ledger: ProjectedLedger;
 let connection: DatabaseConnection;
 let store: PostgresEventStore;
 let watch: CheckpointWatch;
+const log = capturingLog();
 
 const transactions = PROJECTIONS.find((projection) => projection.name === 'transactions')!;
 const live = projectionSchema(transactions);
 
 beforeAll(async () => {
-  ledger = await startProjectedLedger([transactions], { events: 2_000, timeoutMs: 60_000 });
+  ledger = await startProjectedLedger([transactions], { events: 2_000, timeoutMs: 60_000, log });
   ({ connection, store, watch } = ledger);
 }, 90_000);
 
@@ -55,7 +56,7 @@ describe('projections rebuild', () => {
   it('builds tables equal to the ones the live runner built, and puts the checkpoint where it was', async () => {
     const before = await liveChecksum();
     const { events_applied: applied, ...position } = await checkpoint();
-    const outcome = await rebuildProjection(connection.db, store, transactions, { batchSize: 700 });
+    const outcome = await rebuildProjection(connection, store, transactions, { batchSize: 700 });
     expect(outcome).toMatchObject({ projection: 'transactions', resumed: false, parked: 0, applied: Number(applied) });
     expect(await liveChecksum()).toBe(before);
     expect(await checkpoint()).toEqual({ ...position, events_applied: applied });
@@ -67,7 +68,7 @@ describe('projections rebuild', () => {
     let batches = 0;
     const crash = new Error('killed');
     await expect(
-      rebuildProjection(connection.db, store, transactions, {
+      rebuildProjection(connection, store, transactions, {
         batchSize: 300,
         onProgress: () => {
           batches += 1;
@@ -82,7 +83,7 @@ describe('projections rebuild', () => {
     expect(await liveChecksum()).toBe(before);
 
     const seen: number[] = [];
-    const resumed = await rebuildProjection(connection.db, store, transactions, { batchSize: 300, onProgress: (at) => seen.push(at.doneAtStart) });
+    const resumed = await rebuildProjection(connection, store, transactions, { batchSize: 300, onProgress: (at) => seen.push(at.doneAtStart) });
     expect(resumed.resumed).toBe(true);
     expect(seen[0]).toBeGreaterThan(0);
     expect(await liveChecksum()).toBe(before);
@@ -92,16 +93,16 @@ describe('projections rebuild', () => {
   it('refuses a second rebuild of the same version while one runs', async () => {
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const first = rebuildProjection(connection.db, store, transactions, {
+    const first = rebuildProjection(connection, store, transactions, {
       batchSize: 500,
       onProgress: () => started(),
     });
     await running;
-    await expect(rebuildProjection(connection.db, store, transactions)).rejects.toThrow(RebuildRefusedError);
+    await expect(rebuildProjection(connection, store, transactions)).rejects.toThrow(RebuildRefusedError);
     await first;
   }, 60_000);
 
-  it('switches under readers and writers: no reader errs or sees fewer rows, and the runner carries on in the new tables', async () => {
+  it('switches under readers and writers: no reader errs or sees fewer rows, and the daemon carries on in the new tables without an error', async () => {
     const accountId = randomUUID();
     const userId = randomUUID();
     let writing = true;
@@ -134,7 +135,7 @@ describe('projections rebuild', () => {
     });
     let outcome;
     try {
-      outcome = await rebuildProjection(connection.db, store, transactions, { batchSize: 200 });
+      outcome = await rebuildProjection(connection, store, transactions, { batchSize: 200 });
     } finally {
       writing = false;
       await writes;
@@ -146,10 +147,17 @@ describe('projections rebuild', () => {
     expect(shrinks).toEqual([]);
     expect(written).toBeGreaterThan(0);
 
-    // The runner lost its compare-and-set at the switch, re-read the checkpoint and applies what came after it.
+    // The daemon's next batch read the switched checkpoint under its row lock and applies what came after it.
     expect(await watch.waitFor(await store.headPosition(), 30_000)).toBe(true);
     const names = await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions WHERE name LIKE 'During %'`.execute(connection.db);
     expect(names.rows[0].count).toBe(written);
+    // And keeps applying afterwards, each write in its turn, with no error at all (no stand-down loop).
+    for (let i = 0; i < 20; i += 1) {
+      const { streamId, event } = transactionCreated(accountId, userId, `After ${i}`);
+      const appended = await store.appendToStream(streamId, [event], 'no_stream');
+      expect(await watch.waitFor(appended.position, 10_000)).toBe(true);
+    }
+    expect(log.lines.filter((line) => line.level === 'error')).toEqual([]);
     expect((await verifyProjection(connection.db, store, transactions)).agree).toBe(true);
     expect(await leftovers()).toEqual([]);
   }, 120_000);

@@ -1,11 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import { comparePositions, type GlobalPosition, START_POSITION } from '../../core/events.js';
+import type { DatabaseConnection } from '../database/database.js';
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { CHECKPOINT_CHANNEL } from './checkpoint-watch.js';
 import { positionOf } from './parked-events.js';
 import { type ProjectionDefinition, projectionSchema } from './projection.js';
+import { acquireLease } from './lease.js';
 import { analyzeSchema, readReplayBatch, REPLAY_BATCH_SIZE, schemaExists } from './projection-replay.js';
+import { ProjectionSupersededError, projectionTransaction } from './projection-transaction.js';
 import type { RebuildProgress } from './rebuild-progress.js';
 import { applyReplayBatchIn, createReplaySchema, REPLAY_FAILURES_TABLE, type ReplayCursor, replayInto, skippedPositions } from './replay-schema.js';
 
@@ -42,18 +45,19 @@ export function shadowSchema(projection: Pick<ProjectionDefinition, 'name' | 've
   return `${projectionSchema(projection)}_rebuild`;
 }
 
-export async function rebuildProjection(db: Kysely<Database>, store: EventStore, projection: ProjectionDefinition, options: RebuildOptions = {}): Promise<RebuildOutcome> {
-  const key = `projection-rebuild:${projection.name}:${projection.version}`;
-  // A session lock on a connection of its own: one rebuild of a version at a time, released by a crash too.
-  return db.connection().execute(async (holder) => {
-    const locked = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(hashtext(${key})) AS locked`.execute(holder);
-    if (!locked.rows[0].locked) throw new RebuildRefusedError(`a rebuild of ${projection.name} version ${projection.version} is already running`);
-    try {
-      return await rebuild(db, store, projection, options);
-    } finally {
-      await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(holder);
-    }
-  });
+/**
+ * One rebuild of a version at a time: whoever holds its lease (decision 0032) — released at the
+ * end, taken over at once if the rebuilding process dies, so a killed rebuild can be resumed.
+ */
+export async function rebuildProjection(database: Pick<DatabaseConnection, 'db' | 'url'>, store: EventStore, projection: ProjectionDefinition, options: RebuildOptions = {}): Promise<RebuildOutcome> {
+  if (projection.kind === 'reaction') throw new RebuildRefusedError(`${projection.name} is a reaction: its effects (queued jobs) are never replayed`);
+  const lease = await acquireLease(database.url, `projection-rebuild:${projection.name}:${projection.version}`);
+  if (!lease) throw new RebuildRefusedError(`a rebuild of ${projection.name} version ${projection.version} is already running`);
+  try {
+    return await rebuild(database.db, store, projection, options);
+  } finally {
+    await lease.release();
+  }
 }
 
 async function rebuild(db: Kysely<Database>, store: EventStore, projection: ProjectionDefinition, options: RebuildOptions): Promise<RebuildOutcome> {
@@ -131,10 +135,10 @@ function replacedSchema(projection: Pick<ProjectionDefinition, 'name' | 'version
 }
 
 /**
- * One transaction under the runner's apply lock (the runner waits at its next batch): the shadow
- * applies what is left up to the head, its failures become the version's parked events, the
- * schemas trade names, and the checkpoint moves to the shadow's position. The runner's next
- * compare-and-set fails; it re-reads the checkpoint and carries on in the new tables.
+ * One transaction holding the version's checkpoint row (the daemon's next batch of it waits): the
+ * shadow applies what is left up to the head, its failures become the version's parked events,
+ * the schemas trade names, and the checkpoint moves to the shadow's position. The daemon's next
+ * batch reads that checkpoint under the same lock and carries on from it in the new tables.
  */
 async function switchToShadow(
   db: Kysely<Database>,
@@ -148,14 +152,8 @@ async function switchToShadow(
   const { name, version } = projection;
   const live = projectionSchema(projection);
   const replaced = replacedSchema(projection);
-  return db.transaction().execute(async (trx) => {
-    await sql`
-      SELECT pg_advisory_xact_lock(hashtext(${`projection-apply:${name}:${version}`})),
-             set_config('search_path', ${shadow} || ', ' || current_setting('search_path'), true),
-             set_config('synchronous_commit', 'off', true)`.execute(trx);
-    const state = await trx.selectFrom('projection_versions').selectAll().where('name', '=', name).where('version', '=', version).forUpdate().executeTakeFirstOrThrow();
-    if (state.superseded_at) throw new RebuildRefusedError(`${name} version ${version} was superseded while it was being rebuilt`);
-    const livePosition = positionOf(state);
+  return projectionTransaction(db, projection, async (trx, checkpoint) => {
+    const livePosition = checkpoint.position;
     let cursor = from;
     for (;;) {
       const batch = await readReplayBatch(store, projection, cursor.position, batchSize);
@@ -195,5 +193,8 @@ async function switchToShadow(
     await trx.deleteFrom('projection_rebuilds').where('name', '=', name).where('version', '=', version).execute();
     await sql`SELECT pg_notify(${CHECKPOINT_CHANNEL}, ${`${name} ${version} ${commit} ${prepare}`})`.execute(trx);
     return { position: cursor.position, applied: cursor.applied, parked: Number(parked.numAffectedRows ?? 0n) };
+  }, { schema: shadow }).catch((error: unknown) => {
+    if (error instanceof ProjectionSupersededError) throw new RebuildRefusedError(`${name} version ${version} was superseded while it was being rebuilt`);
+    throw error;
   });
 }

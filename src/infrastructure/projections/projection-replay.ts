@@ -3,8 +3,6 @@ import { comparePositions, type GlobalPosition, type RecordedEvent } from '../..
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { ProjectionDefinition } from './projection.js';
-import { describeFailure, isTransientError } from './projection-failure.js';
-import { LeaseLostError, ProjectionSupersededError } from './projection-versions.js';
 
 /**
  * Bulk replay of `$all` into a projection's tables (decision 0019): what a new version's first
@@ -48,55 +46,6 @@ export async function readReplayBatch(
   const events = read.filter((event) => comparePositions(event.position, upTo) <= 0);
   if (events.length < read.length || (!full && comparePositions(head, upTo) >= 0)) return { events, to: later(after, upTo), atEnd: true, head };
   return { events, to: full ? read[read.length - 1].position : newest, atEnd: false, head };
-}
-
-export interface ReplayFailure {
-  readonly event: RecordedEvent;
-  /** What an operator reads (describeFailure): the message and SQLSTATE. */
-  readonly error: string;
-}
-
-/**
- * An error about the events, not the database, the lease or the version: worth isolating and, in
- * the end, parking.
- */
-export function isEventFailure(error: unknown): boolean {
-  return !(error instanceof LeaseLostError || error instanceof ProjectionSupersededError || isTransientError(error));
-}
-
-/**
- * Applies the batch in one call; when the projector cannot apply it whole, one event at a time so
- * the good events still apply. Returns the events that failed (their changes undone).
- */
-export async function applyIsolatingFailures(trx: Transaction<Database>, projection: Pick<ProjectionDefinition, 'apply'>, events: readonly RecordedEvent[]): Promise<ReplayFailure[]> {
-  if (events.length === 0) return [];
-  await sql`SAVEPOINT replay_batch`.execute(trx);
-  try {
-    await projection.apply(trx, events);
-    await sql`RELEASE SAVEPOINT replay_batch`.execute(trx);
-    return [];
-  } catch (error) {
-    if (!isEventFailure(error)) throw error;
-    await sql`ROLLBACK TO SAVEPOINT replay_batch`.execute(trx);
-  }
-  return applyOneByOne(trx, projection, events);
-}
-
-/** Each event in a savepoint of its own; a failure that is not the event's (connection, lease) ends the whole attempt. */
-export async function applyOneByOne(trx: Transaction<Database>, projection: Pick<ProjectionDefinition, 'apply'>, events: readonly RecordedEvent[]): Promise<ReplayFailure[]> {
-  const failures: ReplayFailure[] = [];
-  for (const event of events) {
-    await sql`SAVEPOINT apply_event`.execute(trx);
-    try {
-      await projection.apply(trx, [event]);
-      await sql`RELEASE SAVEPOINT apply_event`.execute(trx);
-    } catch (error) {
-      if (!isEventFailure(error)) throw error;
-      await sql`ROLLBACK TO SAVEPOINT apply_event`.execute(trx);
-      failures.push({ event, error: describeFailure(error) });
-    }
-  }
-  return failures;
 }
 
 /** A transaction whose unqualified names resolve to `schema` first; it commits without waiting for the WAL flush (a replay is redone from events). */

@@ -10,6 +10,19 @@ import type { Database } from '../database/schema.js';
 export interface ProjectionDefinition {
   readonly name: string;
   readonly version: number;
+  /**
+   * `inline`: on the PostgreSQL store, applied in the transaction of every append (the answer to a
+   * write is built from it), and by the daemon only to events appended otherwise. Its `apply` must
+   * not read what its own statements wrote (they are sent without waiting for their results).
+   * `async` (the default): applied by the daemon, after the append.
+   */
+  readonly mode?: 'inline' | 'async';
+  /**
+   * A reaction is a checkpointed consumer whose "rows" are side effects recorded for later (jobs in
+   * the outbox): it starts at the head of the feed when created, never replaying the past, and is
+   * neither rebuilt nor verified.
+   */
+  readonly kind?: 'read-model' | 'reaction';
   readonly tables: readonly string[];
   /** The event types it reads; a batch with none of them only moves the checkpoint. */
   readonly eventTypes: readonly string[];
@@ -36,6 +49,16 @@ export function projectionChangedBy(projection: Pick<ProjectionDefinition, 'even
   return projection.eventTypes.includes(event.type) && (projection.changedBy?.(event) ?? true);
 }
 
+/** How an event names the projection versions it was applied to inline. */
+export function inlineKey(projection: Pick<ProjectionDefinition, 'name' | 'version'>): string {
+  return `${projection.name}@${projection.version}`;
+}
+
+/** Whether the append's own transaction already applied `event` to this version of `projection`. */
+export function appliedInlineTo(event: RecordedEvent, projection: Pick<ProjectionDefinition, 'name' | 'version'>): boolean {
+  return event.appliedInline !== undefined && event.appliedInline.includes(inlineKey(projection));
+}
+
 /** The PostgreSQL schema holding one version of a projection's tables. */
 export function projectionSchema(projection: Pick<ProjectionDefinition, 'name' | 'version'>): string {
   return `projection_${projection.name.replace(/[^a-z0-9]+/g, '_')}_v${projection.version}`;
@@ -46,5 +69,5 @@ export function projectionSchema(projection: Pick<ProjectionDefinition, 'name' |
  * read model, then `public` (events, checkpoints, identity).
  */
 export function readModelSearchPath(projections: readonly ProjectionDefinition[]): string[] {
-  return [...projections.map(projectionSchema), 'public'];
+  return [...projections.filter((projection) => projection.kind !== 'reaction').map(projectionSchema), 'public'];
 }

@@ -28,7 +28,7 @@ function capture() {
 describe('ledgerline projections rebuild', () => {
   it('rebuilds the projections named, with progress lines on a stream that is not a terminal, and exits 0', async () => {
     const { lines, errors, progress, out, stream } = capture();
-    expect(await rebuildCommand(connection.db, store, chosen, { names: ['tags', 'accounts'], all: false, batchSize: 1_000 }, out, stream)).toBe(0);
+    expect(await rebuildCommand(connection, store, chosen, { names: ['tags', 'accounts'], all: false, batchSize: 1_000 }, out, stream)).toBe(0);
     expect(errors).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^tags v1: rebuilt at \d+\/\d+, 10 events applied, [\d,]+ read in \d+ s \([\d,]+ ev\/s\), 0 parked$/), expect.stringMatching(/^accounts v\d+: rebuilt at/)]);
     expect(progress.length).toBeGreaterThanOrEqual(2);
@@ -38,7 +38,7 @@ describe('ledgerline projections rebuild', () => {
 
   it('exits 1 naming an unknown projection, and rebuilds nothing', async () => {
     const { errors, out, stream } = capture();
-    expect(await rebuildCommand(connection.db, store, chosen, { names: ['tags', 'nope'], all: false }, out, stream)).toBe(1);
+    expect(await rebuildCommand(connection, store, chosen, { names: ['tags', 'nope'], all: false }, out, stream)).toBe(1);
     expect(errors).toEqual(['projections rebuild: unknown projection "nope"; known: accounts, tags']);
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { formatPosition } from '../../core/events.js';
+import type { DatabaseConnection } from '../database/database.js';
 import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { ProjectionDefinition } from './projection.js';
@@ -17,7 +18,7 @@ export interface CommandOutput {
 /** The projections named (every one with `all`), or an error naming the unknown ones and what exists. */
 export function chooseProjections(projections: readonly ProjectionDefinition[], names: readonly string[], all: boolean): ProjectionDefinition[] | string {
   if (all && names.length > 0) return 'give projection names or --all, not both';
-  if (all) return [...projections];
+  if (all) return projections.filter((projection) => projection.kind !== 'reaction');
   if (names.length === 0) return 'name a projection, or --all';
   const unknown = names.filter((name) => !projections.some((projection) => projection.name === name));
   if (unknown.length > 0) return `unknown projection${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${projections.map((projection) => projection.name).join(', ')}`;
@@ -25,7 +26,7 @@ export function chooseProjections(projections: readonly ProjectionDefinition[], 
 }
 
 export async function rebuildCommand(
-  db: Kysely<Database>,
+  database: Pick<DatabaseConnection, 'db' | 'url'>,
   store: EventStore,
   projections: readonly ProjectionDefinition[],
   options: { names: readonly string[]; all: boolean; batchSize?: number },
@@ -41,7 +42,7 @@ export async function rebuildCommand(
   let failed = 0;
   for (const projection of chosen) {
     try {
-      const outcome = await rebuildProjection(db, store, projection, {
+      const outcome = await rebuildProjection(database, store, projection, {
         batchSize: options.batchSize,
         onProgress: (at) => (at.phase === 'done' ? reporter.finish(at) : reporter.update(at)),
       });

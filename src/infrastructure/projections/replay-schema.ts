@@ -4,7 +4,8 @@ import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { ProjectionDefinition } from './projection.js';
 import { printable } from './projection-failure.js';
-import { applyIsolatingFailures, type ReplayBatch, readReplayBatch, REPLAY_BATCH_SIZE, schemaTransaction } from './projection-replay.js';
+import { type ReplayBatch, readReplayBatch, REPLAY_BATCH_SIZE, schemaTransaction } from './projection-replay.js';
+import { applyIsolatingFailures } from './projection-transaction.js';
 
 /**
  * A schema a replay builds beside the live one (a rebuild's shadow, a verification's scratch

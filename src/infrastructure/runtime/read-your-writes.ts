@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { WriteNotVisibleError } from '../../core/errors.js';
 import { type DomainEvent, formatPosition, type GlobalPosition } from '../../core/events.js';
-import { type ProjectionDefinition, projectionChangedBy } from '../projections/projection.js';
+import { inlineKey, type ProjectionDefinition, projectionChangedBy } from '../projections/projection.js';
 import type { CheckpointWatch } from '../projections/checkpoint-watch.js';
 
 /**
@@ -10,7 +10,7 @@ import type { CheckpointWatch } from '../projections/checkpoint-watch.js';
  * `WriteNotVisibleError` (503), while the events stay stored (docs/decisions/0006).
  */
 export class ReadYourWrites {
-  private readonly projections: ReadonlyMap<string, Pick<ProjectionDefinition, 'eventTypes' | 'changedBy'>>;
+  private readonly projections: ReadonlyMap<string, Pick<ProjectionDefinition, 'name' | 'version' | 'eventTypes' | 'changedBy'>>;
 
   constructor(
     private readonly watch: CheckpointWatch,
@@ -25,9 +25,11 @@ export class ReadYourWrites {
    * Waits for `readModels` to reach `position`; given the write's `events`, only for those of them
    * the events change (a read model that reads none of them already shows everything the write did).
    */
-  async waitFor(position: GlobalPosition | null, readModels: readonly string[], events?: readonly DomainEvent[]): Promise<void> {
+  async waitFor(position: GlobalPosition | null, readModels: readonly string[], events?: readonly DomainEvent[], appliedInline: readonly string[] = []): Promise<void> {
     if (position === null) return;
     if (events) readModels = readModels.filter((name) => this.changes(name, events));
+    // Projected in the append's own transaction: committed with it, nothing to wait for.
+    if (appliedInline.length > 0) readModels = readModels.filter((name) => !this.appliedInline(name, appliedInline));
     if (readModels.length === 0) return;
     if (!this.watch.hasReached(position, readModels)) {
       const reached = await this.watch.waitFor(position, this.timeoutMs, readModels);
@@ -39,6 +41,11 @@ export class ReadYourWrites {
     }
     const parkedBy = this.watch.parkedWithin(position, readModels);
     if (parkedBy) throw new WriteNotVisibleError('parked', parkedBy);
+  }
+
+  private appliedInline(readModel: string, keys: readonly string[]): boolean {
+    const projection = this.projections.get(readModel);
+    return projection !== undefined && keys.includes(inlineKey(projection));
   }
 
   private changes(readModel: string, events: readonly DomainEvent[]): boolean {

@@ -7,19 +7,21 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedd
 import { migrate } from '../database/migrate.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store.js';
+import { PROJECTION_WRITER_APPLICATION } from '../event-store/feed-horizon.js';
 import { PostgresEventStore } from '../event-store/postgres-event-store.js';
 import { withUpcasting } from '../event-store/upcasting-event-store.js';
 import { EVENT_SCHEMAS } from '../../event-upcasters.js';
 import { BullMqJobRunner } from '../jobs/bullmq-job-runner.js';
 import { InProcessJobRunner } from '../jobs/in-process-job-runner.js';
-import type { JobDefinition, JobRunner } from '../jobs/job.js';
+import { OutboxJobRunner } from '../jobs/outbox-job-runner.js';
+import type { JobDefinition } from '../jobs/job.js';
 import { withAppendMetrics } from '../metrics/metered-event-store.js';
 import { type MetricsEndpoint, startMetricsServer } from '../metrics/metrics-server.js';
 import type { ScrapeSources } from '../metrics/scrape-time-gauges.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { CheckpointWatch } from '../projections/checkpoint-watch.js';
-import { readModelSearchPath } from '../projections/projection.js';
-import { ProjectionRunner } from '../projections/projection-runner.js';
+import { type ProjectionDefinition, readModelSearchPath } from '../projections/projection.js';
+import { ProjectionDaemon } from '../projections/projection-daemon.js';
 import { ReadYourWrites } from './read-your-writes.js';
 
 export interface Runtime {
@@ -29,8 +31,12 @@ export interface Runtime {
   readonly database: DatabaseConnection;
   readonly eventStore: EventStore;
   readonly watch: CheckpointWatch;
+  /** This process's projection daemon: at work while it holds the daemon lease (decision 0032). */
+  readonly daemon: ProjectionDaemon;
+  /** What the daemon runs: every read model, then the reactions. */
+  readonly projections: readonly ProjectionDefinition[];
   readonly readYourWrites: ReadYourWrites;
-  readonly jobs: JobRunner;
+  readonly jobs: OutboxJobRunner;
   readonly metrics: ServiceMetrics;
   /** Where `GET /metrics` listens; null unless METRICS_PORT is set. */
   readonly metricsEndpoint: MetricsEndpoint | null;
@@ -43,10 +49,10 @@ export interface OpenedDatabase {
 }
 
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a service already running there). */
-export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20): Promise<OpenedDatabase> {
+export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20, applicationName?: string): Promise<OpenedDatabase> {
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, (line) => log.debug({ postgres: line }));
   const url = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
-  const connection = connectDatabase(url, { max: poolSize, searchPath: readModelSearchPath(PROJECTIONS) });
+  const connection = connectDatabase(url, { max: poolSize, searchPath: readModelSearchPath(PROJECTIONS), ...(applicationName ? { applicationName } : {}) });
   return { connection, embedded };
 }
 
@@ -56,14 +62,25 @@ export function createEventStore(config: AppConfig, connection: DatabaseConnecti
   const store = config.eventStoreUrl
     ? new EventStoreDbEventStore(config.eventStoreUrl)
     : PostgresEventStore.open(connection.url, {
+        inline: PROJECTIONS.filter((projection) => projection.mode === 'inline'),
+        readModels: PROJECTIONS,
         onOldTransaction: (xid, runningForMs) => log?.warn({ xid, runningForMs }, 'a transaction open this long cannot be an append: the event feed no longer waits for it'),
         onEventsPassedOver: (xid, count) => log?.error({ xid, count }, 'events written outside the event store append were passed over by the feed; rebuild the projections'),
       });
   return withUpcasting(store, EVENT_SCHEMAS);
 }
 
+/** The event store, ready: on PostgreSQL, once it knows which inline read models are live. */
+export async function startEventStore(config: AppConfig, connection: DatabaseConnection, log?: Logger): Promise<EventStore> {
+  const store = createEventStore(config, connection, log);
+  await store.start();
+  return store;
+}
+
 export interface RuntimeOptions {
   readonly clock?: Clock;
+  /** The reactions the daemon runs beside the read models (decision 0038). */
+  readonly reactions?: (clock: Clock, config: AppConfig) => ProjectionDefinition[];
   readonly jobs?: (runtime: Omit<Runtime, 'jobs' | 'close'>) => JobDefinition<never>[];
 }
 
@@ -94,24 +111,25 @@ async function startServices(
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const { connection: database, embedded } = await openDatabase(config, log, 30);
-  const setups = await migrate(database.db, PROJECTIONS);
+  const consumers = [...PROJECTIONS, ...(options.reactions?.(clock, config) ?? [])];
+  const setups = await migrate(database.db, consumers);
   for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
-  const eventStore = withAppendMetrics(createEventStore(config, database, log), metrics);
-  const watch = new CheckpointWatch(database.db, database.pool, PROJECTIONS);
+  const eventStore = withAppendMetrics(await startEventStore(config, database, log), metrics);
+  const watch = new CheckpointWatch(database.db, database.pool, consumers);
   await watch.start();
-  const runners = PROJECTIONS.map(
-    (projection) => new ProjectionRunner(database, eventStore, projection, watch, { log, onError: (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying') }),
-  );
-  for (const runner of runners) runner.start();
+  // Connections of its own, named as projection writers: the feed never waits behind their transactions (decision 0032).
+  const projectionWriters = connectDatabase(database.url, { max: 8, applicationName: PROJECTION_WRITER_APPLICATION, searchPath: readModelSearchPath(PROJECTIONS) });
+  const daemon = new ProjectionDaemon(projectionWriters, eventStore, consumers, watch, { log });
+  daemon.start();
   const readYourWrites = new ReadYourWrites(watch, config.readYourWritesTimeoutMs, log, PROJECTIONS);
-  const base = { config, log, clock, database, eventStore, watch, readYourWrites, metrics, metricsEndpoint };
+  const base = { config, log, clock, database, eventStore, watch, daemon, projections: consumers, readYourWrites, metrics, metricsEndpoint };
   const definitions = options.jobs?.(base) ?? [];
   metrics.setJobNames(definitions.map((definition) => definition.name));
   const onJobError = (name: string, error: unknown) => log.error({ err: error, job: name }, 'job failed');
-  const jobs = config.redisUrl
-    ? BullMqJobRunner.start(config.redisUrl, definitions, { onError: onJobError, log, observer: metrics.jobAttempts })
-    : new InProcessJobRunner(definitions, clock, onJobError, metrics.jobAttempts);
-  scrapeFrom({ db: database.db, eventStore, jobs, projections: PROJECTIONS, store: config.eventStoreUrl ? 'eventstoredb' : 'postgresql' });
+  const reporting = { observer: metrics.jobAttempts, log };
+  const executor = config.redisUrl ? BullMqJobRunner.create(config.redisUrl, definitions, { onError: onJobError, ...reporting }) : new InProcessJobRunner(definitions, clock, onJobError, reporting);
+  const jobs = OutboxJobRunner.start(database, executor, definitions.map((definition) => definition.name), { log });
+  scrapeFrom({ db: database.db, eventStore, jobs, daemon, projections: consumers, store: config.eventStoreUrl ? 'eventstoredb' : 'postgresql' });
   let closing: Promise<void> | null = null;
   return {
     ...base,
@@ -120,7 +138,8 @@ async function startServices(
       closing ??= (async () => {
         await metricsEndpoint?.close();
         await jobs.close();
-        await Promise.all(runners.map((runner) => runner.stop()));
+        await daemon.stop();
+        await projectionWriters.close();
         await watch.close();
         await eventStore.close();
         await database.close();

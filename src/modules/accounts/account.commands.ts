@@ -2,12 +2,10 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
-import { jobTraceOf } from '../../infrastructure/jobs/job-trace.js';
 import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
-import { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
 import { findLiveAccount } from './account.queries.js';
 import type { AccountEvent, AccountState, AccountType } from './account.js';
 import { accountStreamId } from './account.js';
@@ -41,7 +39,6 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
-    private readonly recurringRefresh: RecurringRefreshRequests,
   ) {}
 
   async execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
@@ -56,9 +53,6 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
         return handleCommand(this.store, accountStreamId(accountId), accountDecider, linked, context, 'Account');
       }
     }
-    const outcome = await handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
-    // A deleted account's transactions can no longer keep a stream alive.
-    if (command.type === 'DeleteAccount' && outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
-    return outcome;
+    return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
   }
 }

@@ -8,7 +8,7 @@ import type { DatabaseConnection } from '../../infrastructure/database/database.
 import { type CommandContext, handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres-event-store.js';
 import { CheckpointWatch } from '../../infrastructure/projections/checkpoint-watch.js';
-import { ProjectionRunner } from '../../infrastructure/projections/projection-runner.js';
+import { ProjectionDaemon } from '../../infrastructure/projections/projection-daemon.js';
 import type { LinkAccount } from '../link/bank-link.port.js';
 import { linkedAccountIdOf, linkItemStreamId, linkItemUuidOf } from '../link/link-items/link-item.js';
 import { linkItemDecider } from '../link/link-items/link-item.decider.js';
@@ -18,13 +18,12 @@ import { accountStreamId } from './account.js';
 import { ExecuteAccountCommand, ExecuteAccountCommandHandler } from './account.commands.js';
 import { ListBalanceSnapshots, ListBalanceSnapshotsHandler } from './balance-snapshot.queries.js';
 import { nightlyBalanceSnapshotsJob } from './nightly-balance-snapshots.job.js';
-import type { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
 let eventStore: PostgresEventStore;
 let watch: CheckpointWatch;
-let runners: ProjectionRunner[];
+let daemon: ProjectionDaemon;
 let now = new Date('2026-11-23T23:55:00.000Z');
 const clock: Clock = { now: () => now };
 
@@ -34,11 +33,11 @@ beforeAll(async () => {
   const projections = [accountsProjection, balanceSnapshotsProjection];
   watch = new CheckpointWatch(connection.db, connection.pool, projections);
   await watch.start();
-  runners = projections.map((projection) => new ProjectionRunner(connection, eventStore, projection, watch, {}));
-  for (const runner of runners) runner.start();
+  daemon = new ProjectionDaemon(connection, eventStore, projections, watch);
+  daemon.start();
 });
 afterAll(async () => {
-  await Promise.all(runners.map((runner) => runner.stop()));
+  await daemon.stop();
   await watch.close();
   await eventStore.close();
   await connection.close();
@@ -95,7 +94,7 @@ describe('the nightly balance snapshots of linked accounts', () => {
     appended(await refreshLinkedBalances({ eventStore }, { userId, linkItemId: 'item-1', accounts: [checking, { ...card, balances: { current: '-310.25', available: '4689.75', limit: '5000' } }] }, { ...context(userId), actor: 'system' }));
     const [cardId, checkingId, investmentId] = ['acc-card', 'acc-checking', 'acc-brokerage'].map((linkAccountId) => linkedAccountIdOf(userId, 'item-1', linkAccountId));
     await caughtUp();
-    const handler = new ExecuteAccountCommandHandler(eventStore, connection.db, { afterTransactionsChanged: async () => undefined } as unknown as RecurringRefreshRequests);
+    const handler = new ExecuteAccountCommandHandler(eventStore, connection.db);
     appended(await handler.execute(new ExecuteAccountCommand(cardId, { type: 'OverrideCreditLimit', accountId: cardId, creditLimit: '7000' }, context(userId))));
     await caughtUp();
 

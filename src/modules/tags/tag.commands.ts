@@ -5,12 +5,10 @@ import type { GlobalPosition } from '../../core/events.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand } from '../../infrastructure/event-store/handle-command.js';
-import type { JobRunner } from '../../infrastructure/jobs/job.js';
-import { EVENT_STORE, JOBS } from '../../infrastructure/runtime/tokens.js';
+import { EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { type TagColor, type TagEvent, tagNameKey, tagStreamId } from './tag.js';
 import { type TagChanges, tagDecider } from './tag.decider.js';
 import { claimTagName, releaseTagName } from './tag-name-claims.js';
-import { TAG_DELETION_JOB, tagDeletionJobId } from './tag-deletion.job.js';
 
 export interface TagOutcome {
   readonly position: GlobalPosition | null;
@@ -80,14 +78,12 @@ export class EditTagHandler implements ICommandHandler<EditTag> {
 export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(JOBS) private readonly jobs: JobRunner,
   ) {}
 
   async execute({ tagId, context }: DeleteTag): Promise<TagOutcome> {
     const outcome = await handleCommand(this.store, tagStreamId(tagId), tagDecider, { type: 'DeleteTag', tagId }, context, 'Tag');
     const deleted = outcome.events.length > 0 ? await currentTag(this.store, tagId, context.userId, true) : null;
     if (deleted) await releaseTagName(this.store, tagId, deleted.name, context);
-    await this.jobs.enqueue(TAG_DELETION_JOB, { userId: context.userId, tagId }, { jobId: tagDeletionJobId(tagId) });
     return outcome;
   }
 }

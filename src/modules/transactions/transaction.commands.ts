@@ -1,16 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { DomainRuleError, NotFoundError, ValidationFailedError, type ValidationIssue } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
-import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
+import type { AppendGuard, EventStore } from '../../infrastructure/event-store/event-store.port.js';
+import { exists } from '../../infrastructure/event-store/append-guards.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
-import { jobTraceOf } from '../../infrastructure/jobs/job-trace.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
-import { findLiveAccount } from '../accounts/account.queries.js';
 import { CategoryDirectory } from '../categories/category-directory.js';
-import { RecurringRefreshRequests } from '../insights/recurring/refresh/recurring-refresh.requests.js';
-import { mayChangeRecurringStreams } from '../insights/recurring/refresh/recurring-transactions.source.js';
 import { detachTagsDeletedMeanwhile, laterPosition, tagIdsAppliedBy } from '../tags/deleted-tag-guard.js';
 import { unusableTagIds, unusableTagMessage } from '../tags/tag-directory.js';
 import { type TransactionEvent, type TransactionState, transactionStreamId } from './transaction.js';
@@ -38,25 +35,27 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     private readonly categories: CategoryDirectory,
-    private readonly recurringRefresh: RecurringRefreshRequests,
   ) {}
 
   async execute({ transactionId, command, context }: ExecuteTransactionCommand): Promise<TransactionOutcome> {
+    const guards: AppendGuard[] = [];
     if (command.type === 'CreateTransaction') {
-      const account = await findLiveAccount(this.db, context.userId, command.data.accountId);
-      if (!account) throw new NotFoundError('Account');
-      if (account.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Transactions can be created only in manual accounts; this one is synced from its provider.');
+      const accounts = this.db.selectFrom('accounts').select(sql`1`.as('found')).where('id', '=', command.data.accountId).where('user_id', '=', context.userId).where('deleted_at', 'is', null);
+      guards.push({ condition: exists(this.db, accounts), refusal: () => new NotFoundError('Account') });
+      guards.push({
+        condition: exists(this.db, accounts.where('source', '=', 'manual')),
+        refusal: () => new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Transactions can be created only in manual accounts; this one is synced from its provider.'),
+      });
       await this.checkReferences(context, command.data.categoryId, command.data.tagIds);
     } else if (command.type === 'EditTransaction') {
       // The list is the truth of what is editable: a transaction whose account was deleted left it.
-      const listed = await this.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', context.userId).executeTakeFirst();
-      if (!listed) throw new NotFoundError('Transaction');
+      const listed = this.db.selectFrom('transactions').select(sql`1`.as('found')).where('id', '=', transactionId).where('user_id', '=', context.userId);
+      guards.push({ condition: exists(this.db, listed), refusal: () => new NotFoundError('Transaction') });
       await this.checkReferences(context, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
     }
-    const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction');
+    const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction', { guards, db: this.db });
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
-    if (outcome.events.some(mayChangeRecurringStreams)) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
-    return detached ? { ...outcome, position: laterPosition(outcome.position, detached) } : outcome;
+    return detached ? { ...outcome, position: laterPosition(outcome.position, detached), appliedInline: [] } : outcome;
   }
 
   private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {

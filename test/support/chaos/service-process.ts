@@ -21,6 +21,9 @@ export interface ServiceProcess {
   start(): Promise<number>;
   /** SIGKILL: no shutdown hook runs, in-flight transactions are cut off. */
   kill9(): Promise<void>;
+  /** SIGSTOP: it keeps its connections and answers nothing, like a hung host; `thaw` (SIGCONT) wakes it. */
+  freeze(): void;
+  thaw(): void;
   /** SIGTERM and wait: the graceful stop, for teardown. */
   stop(): Promise<void>;
   /** The last lines it wrote (warn and above), for a failure message. */
@@ -104,8 +107,15 @@ export async function serviceProcess(name: string, options: ServiceOptions): Pro
       running.kill('SIGKILL');
       await exited(running);
     },
+    freeze() {
+      child?.kill('SIGSTOP');
+    },
+    thaw() {
+      child?.kill('SIGCONT');
+    },
     async stop() {
       const running = child;
+      running?.kill('SIGCONT');
       child = null;
       if (running && running.exitCode === null && running.signalCode === null) {
         running.kill('SIGTERM');

@@ -6,10 +6,8 @@ import { DomainRuleError, NotFoundError } from '../../../core/errors.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import type { CommandContext } from '../../../infrastructure/event-store/handle-command.js';
-import { jobTraceOf } from '../../../infrastructure/jobs/job-trace.js';
-import type { JobRunner } from '../../../infrastructure/jobs/job.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
-import { CLOCK, DATABASE, EVENT_STORE, JOBS } from '../../../infrastructure/runtime/tokens.js';
+import { CLOCK, DATABASE, EVENT_STORE } from '../../../infrastructure/runtime/tokens.js';
 import { toBrokerageAccountData } from '../accounts/brokerage-account.mapping.js';
 import { ExecuteBrokerageAuthorizationCommand, readBrokerageAuthorization } from '../authorizations/brokerage-authorization.commands.js';
 import { BrokerageLinkError, type BrokerageLinkProvider } from '../brokerage-link.port.js';
@@ -17,7 +15,6 @@ import { BROKERAGE_LINK, type BrokerageLink } from '../brokerage-link.wiring.js'
 import { brokerageAuthorizationUuidOf } from '../brokerage.events.js';
 import { brokerageUserFor, registeredBrokerageUser } from '../provider/brokerage-users.js';
 import type { PersistentSandboxBrokerage } from '../provider/persistent-sandbox-brokerage.js';
-import { queueBrokerageSync } from '../sync/brokerage-sync.job.js';
 import { sealPortalReturn } from './portal-return.js';
 
 /**
@@ -38,7 +35,6 @@ export class BrokerageConnectFlows {
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(BROKERAGE_LINK) private readonly link: BrokerageLink,
-    @Inject(JOBS) private readonly jobs: JobRunner,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -94,8 +90,8 @@ export class BrokerageConnectFlows {
       brokerage: { ...authorization.brokerage },
       accounts: accounts.map((account) => toBrokerageAccountData(userId, account)),
     };
+    // Its sync is asked for by the authorization's event (a reaction, decision 0038).
     await this.commands.execute(new ExecuteBrokerageAuthorizationCommand(authorizationUuid, { type: 'RecordPortalCompletion', data }, context), BROKERAGE_AUTHORIZATION_READ_MODELS);
-    await queueBrokerageSync(this.jobs, userId, authorization.id, now, jobTraceOf(context));
     const returnTo = new URL(this.link.returnUrl);
     returnTo.searchParams.set('brokerageAuthorizationId', authorization.id);
     returnTo.searchParams.set('status', 'connected');

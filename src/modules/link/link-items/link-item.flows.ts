@@ -23,7 +23,6 @@ import { GetLinkItem } from './link-item.queries.js';
 import { toLinkedAccount } from './linked-account.mapping.js';
 import { ExecuteAccountCommand } from '../../accounts/account.commands.js';
 import type { AccountCommand } from '../../accounts/account.decider.js';
-import { RecurringRefreshRequests } from '../../insights/recurring/refresh/recurring-refresh.requests.js';
 import { queueBankLinkSync } from '../sync/bank-link-sync.job.js';
 
 /** What a new item's response and the linker's next reads (items, accounts) are built from. */
@@ -45,7 +44,6 @@ export class LinkItemFlows {
     @Inject(DATABASE) private readonly db: Kysely<Database>,
     @Inject(BANK_LINK) private readonly bankLink: BankLink,
     @Inject(JOBS) private readonly jobs: JobRunner,
-    private readonly recurringRefresh: RecurringRefreshRequests,
   ) {}
 
   async createLinkToken(context: CommandContext, reconnectLinkItemId: string | undefined): Promise<LinkToken> {
@@ -95,9 +93,9 @@ export class LinkItemFlows {
       availableProducts: AVAILABLE_PRODUCTS,
       billedProducts: BILLED_PRODUCTS,
     };
+    // Its first sync is asked for by the item's event (a reaction, decision 0038).
     const outcome = await this.commands.execute(new ExecuteLinkItemCommand(linkItemUuid, { type: 'LinkItem', data }, context), LINK_READ_MODELS);
     await this.snapshotJoinedAccounts(context, outcome.events);
-    await this.queueSync(context, exchanged.itemId);
     return this.queries.execute(new GetLinkItem(userId, exchanged.itemId));
   }
 
@@ -146,7 +144,6 @@ export class LinkItemFlows {
       new ExecuteLinkItemCommand(linkItemUuid, { type: 'DisconnectLinkItem', linkItemUuid }, context),
       [...LINK_READ_MODELS, transactionsProjection.name],
     );
-    if (outcome.events.length > 0) await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     await this.removeAtProvider(linkItemUuid);
     return { disconnected: outcome.events.length > 0 };
   }
@@ -162,7 +159,6 @@ export class LinkItemFlows {
       [...LINK_READ_MODELS, transactionsProjection.name, balanceSnapshotsProjection.name],
     );
     if (outcome.events.length === 0) return { disconnected: false, itemDisconnected: false };
-    await this.recurringRefresh.afterTransactionsChanged(context.userId, jobTraceOf(context));
     const itemDisconnected = outcome.events.some((event) => event.type === 'LinkItemDisconnected');
     if (itemDisconnected) await this.removeAtProvider(linkItemUuid);
     return { disconnected: true, itemDisconnected };

@@ -4,7 +4,7 @@ import { WrongExpectedRevisionError } from '../../../core/events.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
 import { type CommandContext, handleCommand, metadataFor } from '../../../infrastructure/event-store/handle-command.js';
-import type { JobDefinition, JobQueue, JobRunner } from '../../../infrastructure/jobs/job.js';
+import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.js';
 import { type JobTrace, tracedBy } from '../../../infrastructure/jobs/job-trace.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
@@ -53,8 +53,6 @@ export interface BankLinkSyncDependencies {
   readonly eventStore: EventStore;
   readonly clock: Clock;
   readonly bankLink: () => Promise<BankLink>;
-  /** Called once a sync that added, modified or removed transactions ends (the recurring refresh listens here). */
-  readonly afterTransactionsChanged?: (userId: string, jobs: JobQueue, trace?: JobTrace) => Promise<void>;
 }
 
 /** Changes asked of the provider per page. */
@@ -71,7 +69,7 @@ export const SYNC_PAGE_SIZE = 500;
 export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: BankLinkSyncHooks = {}): JobDefinition<BankLinkSyncInput> {
   return {
     name: BANK_LINK_SYNC_JOB,
-    async handle({ userId, linkItemId, trace }, jobs) {
+    async handle({ userId, linkItemId, trace }) {
       const { database, eventStore, clock } = dependencies;
       const bankLink = await dependencies.bankLink();
       const linkItemUuid = linkItemUuidOf(userId, linkItemId);
@@ -120,8 +118,6 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       } finally {
         // Nothing this sync asked for outlives it.
         await next.catch(() => undefined);
-        // Also when the sync stops part-way: what it wrote is in the read model.
-        if (transactionsChanged && jobs) await dependencies.afterTransactionsChanged?.(userId, jobs, trace);
       }
       // Balances once the transactions are in, so a balance never runs ahead of the list.
       const accounts = await loginRequiredRecorded(() => provider.getAccounts(accessToken));

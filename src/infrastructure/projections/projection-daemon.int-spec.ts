@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { formatPosition } from '../../core/events.js';
+import { PostgresEventStore } from '../event-store/postgres-event-store.js';
 import { listParkedEvents } from './parked-events.js';
-import { ProjectionRunner } from './projection-runner.js';
-import { capturingLog, databaseError, HAPPENED_TYPES, recordingProjection, type RunnerFixture, startRunnerFixture, waitUntil } from './projection-runner.test-support.js';
+import { capturingLog, databaseError, HAPPENED_TYPES, recordingProjection, type RunnerFixture, startDaemon, startRunnerFixture, waitUntil } from './recording-projection.test-support.js';
 
 let fixture: RunnerFixture;
 
@@ -11,41 +11,50 @@ afterEach(async () => {
   await fixture.close();
 });
 
-describe('projection runner', () => {
+const errorsIn = (log: ReturnType<typeof capturingLog>) => log.lines.filter((line) => line.level === 'error');
+
+describe('projection daemon', () => {
   it('applies nothing twice and loses nothing when a projector dies between and inside batches', async () => {
     fixture = await startRunnerFixture();
-    const { connection, store, watch } = fixture;
+    const { connection } = fixture;
     const ids = await fixture.appendEvents(60);
-    const errors: unknown[] = [];
+    const log = capturingLog();
     // Half-way through the fourth batch the connection goes away: a transient failure, never parked.
     const killed = (_event: unknown, call: number, index: number, calledWith: number) =>
       call === 4 && index === Math.floor(calledWith / 2) ? databaseError('57P01', 'terminating connection due to administrator command') : undefined;
-    const dying = new ProjectionRunner(connection, store, recordingProjection({ fail: killed }), watch, { batchSize: 10, onError: (e) => errors.push(e) });
-    dying.start();
-    await waitUntil(async () => errors.length > 0);
+    const dying = startDaemon(fixture, [recordingProjection({ fail: killed })], { batchSize: 10, buildBatchSize: 10, log });
+    await waitUntil(async () => errorsIn(log).length > 0);
     await dying.stop();
-    // Three whole batches committed with their checkpoint; the fourth rolled back entirely.
+    // Whole batches committed with their checkpoint; the fourth rolled back entirely.
     const { events_applied: applied } = await connection.db.selectFrom('projection_versions').select('events_applied').executeTakeFirstOrThrow();
-    expect(Number(applied)).toBeGreaterThanOrEqual(3);
-    expect(Number(applied)).toBeLessThan(60);
+    expect(Number(applied)).toBeGreaterThanOrEqual(30);
     expect(await fixture.recorded()).toEqual(ids.slice(0, Number(applied)));
 
-    const restarted = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 10 });
-    restarted.start();
-    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    const restarted = startDaemon(fixture, [recordingProjection()], { batchSize: 10 });
+    expect(await fixture.watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await restarted.stop();
     expect(await fixture.recorded()).toEqual(ids);
     expect(await listParkedEvents(connection.db)).toEqual([]);
   });
 
-  it('only moves the checkpoint over batches with none of its event types, and still reaches the head', async () => {
+  it('fans one read of the feed out to several projections, each with its own types and checkpoint', async () => {
     fixture = await startRunnerFixture();
+    const { connection } = fixture;
+    const everything = recordingProjection();
+    const some = { ...recordingProjection({ eventTypes: ['Happened3', 'Happened7'] }), name: 'recording-some' };
+    await sql`CREATE SCHEMA projection_recording_some_v1`.execute(connection.db);
+    await sql`CREATE TABLE projection_recording_some_v1.recorded_events (seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, type text NOT NULL, day date)`.execute(connection.db);
+    await connection.db.insertInto('projection_versions').values({ name: 'recording-some', version: 1 }).execute();
+    const daemon = startDaemon(fixture, [everything, some], { batchSize: 4 });
     const ids = await fixture.appendEvents(12);
-    const runner = new ProjectionRunner(fixture.connection, fixture.store, recordingProjection({ eventTypes: ['Happened3', 'Happened7'] }), fixture.watch, { batchSize: 4 });
-    runner.start();
-    expect(await fixture.watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
-    await runner.stop();
-    expect(await fixture.recorded()).toEqual([ids[3], ids[7]]);
+    await waitUntil(async () => {
+      const rows = await connection.db.selectFrom('projection_versions').select(['name', 'position_commit', 'position_prepare']).execute();
+      return rows.every((row) => `${row.position_commit}/${row.position_prepare}` === formatPosition(fixture.lastAppended));
+    });
+    await daemon.stop();
+    expect(await fixture.recorded()).toEqual(ids);
+    const some_ = await sql<{ event_id: string }>`SELECT event_id FROM projection_recording_some_v1.recorded_events ORDER BY seq`.execute(connection.db);
+    expect(some_.rows.map((row) => row.event_id)).toEqual([ids[3], ids[7]]);
   });
 
   it('stores a checkpoint that passed only events changing nothing a moment later or when it stops, and counts them as applied', async () => {
@@ -56,8 +65,7 @@ describe('projection runner', () => {
       return { position: formatPosition({ commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) }), applied: Number(row.events_applied) };
     };
     const projection = () => recordingProjection({ eventTypes: [...HAPPENED_TYPES, 'Quiet'], changedBy: (event) => event.type !== 'Quiet' });
-    const runner = new ProjectionRunner(connection, fixture.store, projection(), watch);
-    runner.start();
+    const daemon = startDaemon(fixture, [projection()]);
     const applied = await fixture.appendEvents(2);
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     // Of its types but changing nothing (Quiet), and of other types (Elsewhere): nothing applied, the wait ends all the same.
@@ -69,11 +77,10 @@ describe('projection runner', () => {
     // Stopped right after such a batch: the move is stored on the way out, not left to the next holder.
     await fixture.appendEvents(1, () => 'Quiet');
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
-    await runner.stop();
+    await daemon.stop();
     expect(await stored()).toEqual({ position: formatPosition(fixture.lastAppended), applied: 5 });
     // The next applying batch moves it from there.
-    const restarted = new ProjectionRunner(connection, fixture.store, projection(), watch);
-    restarted.start();
+    const restarted = startDaemon(fixture, [projection()]);
     const last = await fixture.appendEvents(1);
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     await restarted.stop();
@@ -81,11 +88,30 @@ describe('projection runner', () => {
     expect(await fixture.recorded()).toEqual([...applied, ...last]);
   });
 
+  it('leaves out of a projection the events its append already applied inline, and still counts and passes them', async () => {
+    fixture = await startRunnerFixture();
+    const { connection, store, watch } = fixture;
+    const daemon = startDaemon(fixture, [recordingProjection()]);
+    const first = await fixture.appendEvents(1);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    // A store of a release that projects `recording` inline (here, projecting nothing: the daemon must not either).
+    const inlineStore = new PostgresEventStore(connection.pool, { inline: [{ ...recordingProjection(), mode: 'inline', apply: async () => undefined }] });
+    await inlineStore.start();
+    const inline = await inlineStore.appendToStream(`thing-${randomUUID()}`, [{ type: 'Happened1', data: {}, metadata: (await store.readAll({ maxCount: 1 }))[0].metadata }], 'no_stream');
+    await inlineStore.close();
+    const last = await fixture.appendEvents(1);
+    expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    await daemon.stop();
+    expect(inline.appliedInline).toEqual(['recording@1']);
+    expect(await fixture.recorded()).toEqual([...first, ...last]);
+    const { events_applied } = await connection.db.selectFrom('projection_versions').select('events_applied').executeTakeFirstOrThrow();
+    expect(Number(events_applied)).toBe(3);
+  });
+
   it('rides out its database connections being killed, and still applies everything exactly once', async () => {
     fixture = await startRunnerFixture();
     const { connection, watch } = fixture;
-    const runner = new ProjectionRunner(connection, fixture.store, recordingProjection(), watch, { batchSize: 5 });
-    runner.start();
+    const daemon = startDaemon(fixture, [recordingProjection()], { batchSize: 5 });
     try {
       await fixture.appendEvents(30);
       await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(connection.db);
@@ -93,7 +119,7 @@ describe('projection runner', () => {
       for (let written = 0; written < 30; ) written += await fixture.appendEvents(1).then(() => 1, () => 0);
       expect(await watch.waitFor(fixture.lastAppended, 25_000)).toBe(true);
     } finally {
-      await runner.stop();
+      await daemon.stop();
     }
     const stored = await sql<{ event_id: string }>`SELECT event_id FROM events ORDER BY transaction_id, global_position`.execute(connection.db);
     expect(stored.rows.length).toBeGreaterThanOrEqual(60);
@@ -101,19 +127,20 @@ describe('projection runner', () => {
     expect(await listParkedEvents(connection.db)).toEqual([]);
   }, 45_000);
 
-  it('applies every event exactly once with two runners (two instances) on one database', async () => {
+  it('leads in one process of two on one database, applying every event exactly once; the standby takes over when the leader stops', async () => {
     fixture = await startRunnerFixture();
-    const { connection, store, watch } = fixture;
-    const first = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 7 });
-    const second = new ProjectionRunner(connection, store, recordingProjection(), watch, { batchSize: 7 });
-    first.start();
-    second.start();
+    const { watch } = fixture;
+    const first = startDaemon(fixture, [recordingProjection()], { batchSize: 7 });
+    await waitUntil(async () => first.report().leading);
+    const second = startDaemon(fixture, [recordingProjection()], { batchSize: 7 });
     const ids = await fixture.appendEvents(40);
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    expect(second.report().leading).toBe(false);
     // Hand over: the leader stops, the standby takes the lease and carries on from the checkpoint.
     await first.stop();
     const more = await fixture.appendEvents(10);
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
+    expect(second.report().leading).toBe(true);
     await second.stop();
     expect(await fixture.recorded()).toEqual([...ids, ...more]);
   });
@@ -124,8 +151,7 @@ describe('an event the projector cannot apply', () => {
     fixture = await startRunnerFixture();
     const { connection, store, watch } = fixture;
     const log = capturingLog();
-    const runner = new ProjectionRunner(connection, store, recordingProjection(), watch, { log });
-    runner.start();
+    const daemon = startDaemon(fixture, [recordingProjection()], { log });
     try {
       const before = await fixture.appendEvents(3);
       expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
@@ -140,20 +166,15 @@ describe('an event the projector cannot apply', () => {
       ]);
       const poisonAt = fixture.lastAppended;
       expect(await watch.waitFor(poisonAt, 10_000)).toBe(true);
-      const timeToPark = Date.now() - started;
       // A figure, not a bound: on a loaded machine any wall-clock limit is a coin toss.
-      console.info(`projection runner: poison event parked and checkpoint past it ${timeToPark} ms after its append`);
+      console.info(`projection daemon: poison event parked and checkpoint past it ${Date.now() - started} ms after its append`);
 
       // Other users keep writing: each of their events is applied in normal time.
-      const lags: number[] = [];
       const later: string[] = [];
       for (let i = 0; i < 5; i += 1) {
-        const appended = Date.now();
         later.push(...(await fixture.appendEvents(1)));
         expect(await watch.waitFor(fixture.lastAppended, 5000)).toBe(true);
-        lags.push(Date.now() - appended);
       }
-      console.info(`projection runner: later events applied within ${Math.max(...lags)} ms each`);
       expect(await fixture.recorded()).toEqual([...before, goodBefore, goodAfter, ...later]);
 
       const [parked] = await listParkedEvents(connection.db);
@@ -175,7 +196,7 @@ describe('an event the projector cannot apply', () => {
       expect(parked.user_id).toBe(poisonEvent.metadata.userId);
       expect(watch.parkedWithin(poisonEvent.position, ['recording'])).toBe('recording');
 
-      expect(log.lines).toEqual([
+      expect(errorsIn(log)).toEqual([
         {
           level: 'error',
           message: expect.stringContaining('parked'),
@@ -193,71 +214,61 @@ describe('an event the projector cannot apply', () => {
       const checkpoint = await connection.db.selectFrom('projection_versions').select('events_applied').where('name', '=', 'recording').executeTakeFirstOrThrow();
       expect(Number(checkpoint.events_applied)).toBe(3 + 2 + 5);
     } finally {
-      await runner.stop();
+      await daemon.stop();
     }
   });
 
   it('is retried, never parked, while the failure is transient (serialization failure, deadlock)', async () => {
     fixture = await startRunnerFixture();
-    const { connection, store, watch } = fixture;
-    const errors: unknown[] = [];
+    const { connection, watch } = fixture;
+    const log = capturingLog();
     let failures = 0;
     const flaky = () => (failures < 4 ? databaseError(failures++ % 2 === 0 ? '40001' : '40P01', 'could not serialize access due to concurrent update') : undefined);
-    const runner = new ProjectionRunner(connection, store, recordingProjection({ fail: flaky }), watch, { onError: (error) => errors.push(error) });
-    runner.start();
+    const daemon = startDaemon(fixture, [recordingProjection({ fail: flaky })], { log });
     try {
       const ids = await fixture.appendEvents(3);
       expect(await watch.waitFor(fixture.lastAppended, 15_000)).toBe(true);
-      expect(errors).toHaveLength(4);
+      expect(errorsIn(log)).toHaveLength(4);
       expect(await fixture.recorded()).toEqual(ids);
       expect(await listParkedEvents(connection.db, { status: 'all' })).toEqual([]);
     } finally {
-      await runner.stop();
+      await daemon.stop();
     }
   });
 });
 
 describe('a projection version', () => {
-  it('is marked caught up at the head of the feed; a newer version that catches up supersedes it, and its runner stands down', async () => {
+  it('is marked caught up at the head of the feed; a newer version that catches up supersedes it, and it stands down', async () => {
     fixture = await startRunnerFixture([1, 2]);
-    const { connection, store, watch } = fixture;
+    const { connection, watch } = fixture;
     const versions = () => connection.db.selectFrom('projection_versions').selectAll().where('name', '=', 'recording').orderBy('version').execute();
     const log = capturingLog();
-    const first = new ProjectionRunner(connection, store, recordingProjection({ version: 1 }), watch, { log });
-    first.start();
+    const oldRelease = startDaemon(fixture, [recordingProjection({ version: 1 })], { log });
     const ids = await fixture.appendEvents(5);
     expect(await watch.waitFor(fixture.lastAppended, 10_000)).toBe(true);
     const [v1Live] = await versions();
     expect(v1Live.caught_up_at).toBeInstanceOf(Date);
-
-    const second = new ProjectionRunner(connection, store, recordingProjection({ version: 2 }), watch, { log });
-    second.start();
+    // The old release leads; the new one, started beside it, builds version 2 once it leads.
+    await oldRelease.stop();
+    const newRelease = startDaemon(fixture, [recordingProjection({ version: 2 })], { log });
     try {
       await waitUntil(async () => (await versions())[1].caught_up_at !== null);
       const [v1, v2] = await versions();
       expect(v1.superseded_at).toBeInstanceOf(Date);
       expect(v2.superseded_at).toBeNull();
       expect(await fixture.recorded(2)).toEqual(ids);
+      await newRelease.stop();
 
-      // The next event: version 2 applies it, version 1's runner finds out and stops for good.
-      const more = await fixture.appendEvents(2);
-      await waitUntil(async () => log.lines.length > 0);
-      await waitUntil(async () => (await fixture.recorded(2)).length === 7);
-      expect(await fixture.recorded(2)).toEqual([...ids, ...more]);
+      // The old release, restarted, finds version 1 superseded and does not project it.
+      const restarted = startDaemon(fixture, [recordingProjection({ version: 1 })], { log });
+      await waitUntil(async () => restarted.report().leading);
+      await fixture.appendEvents(2);
+      await waitUntil(async () => restarted.report().projections[0].state === 'superseded');
+      await restarted.stop();
       expect(await fixture.recorded(1)).toEqual(ids);
       expect((await versions())[0].position_commit).toBe(v1.position_commit);
-      const superseded = { level: 'warn', message: 'projection recording version 1 is superseded by version 2; this release stops projecting it', fields: expect.objectContaining({ version: 1 }) };
-      expect(log.lines).toEqual([superseded]);
-
-      // A runner of version 1 started later (an old release restarting) does not project either.
-      const restarted = new ProjectionRunner(connection, store, recordingProjection({ version: 1 }), watch, { log });
-      restarted.start();
-      await waitUntil(async () => log.lines.length === 2);
-      expect(log.lines[1]).toEqual(superseded);
-      await restarted.stop();
     } finally {
-      await first.stop();
-      await second.stop();
+      await newRelease.stop();
     }
   });
 });

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { createMigratedDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../database/database.js';
-import { acquireLease, type Lease } from './projection-lease.js';
+import { acquireLease, type Lease } from './lease.js';
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
@@ -22,7 +23,7 @@ afterAll(async () => {
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function take(key: string, ttlMs: number): Promise<Lease | null> {
-  const lease = await acquireLease(connection.pool, key, { ttlMs });
+  const lease = await acquireLease(database.url, key, { ttlMs });
   if (lease) leases.push(lease);
   return lease;
 }
@@ -46,13 +47,12 @@ function leaderProcess(url: string, key: string, ttlMs: number): ChildProcess {
   const script = `
     import { readFileSync } from 'node:fs';
     import ts from 'typescript';
-    import pg from 'pg';
-    const source = readFileSync('src/infrastructure/projections/projection-lease.ts', 'utf8');
+    const source = readFileSync('src/infrastructure/projections/lease.ts', 'utf8');
     const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-    const { acquireLease } = await import('data:text/javascript;base64,' + Buffer.from(outputText).toString('base64'));
-    const pool = new pg.Pool({ connectionString: ${JSON.stringify(url)} });
-    pool.on('error', () => undefined);
-    const lease = await acquireLease(pool, ${JSON.stringify(key)}, { ttlMs: ${ttlMs} });
+    // A data: module resolves no bare specifier: point its 'pg' at the package this child resolves.
+    const linked = outputText.replace(/from ['"]pg['"]/, 'from ' + JSON.stringify(import.meta.resolve('pg')));
+    const { acquireLease } = await import('data:text/javascript;base64,' + Buffer.from(linked).toString('base64'));
+    const lease = await acquireLease(${JSON.stringify(url)}, ${JSON.stringify(key)}, { ttlMs: ${ttlMs} });
     if (!lease) { console.log('refused'); process.exit(1); }
     setInterval(() => console.log('held=' + lease.held()), 50);
   `;
@@ -78,7 +78,7 @@ function nextLine(child: ChildProcess, wanted: RegExp, timeoutMs = 10_000): Prom
   });
 }
 
-describe('projection lease', () => {
+describe('lease', () => {
   it('is held by one holder at a time and passes on at once when released', async () => {
     const key = `lease-${randomUUID()}`;
     const first = await take(key, 5000);
@@ -134,4 +134,39 @@ describe('projection lease', () => {
       leader.kill('SIGKILL');
     }
   });
+
+  it('is taken over at once, not after its ttl, from a leader process that crashed (kill -9)', async () => {
+    const key = `lease-${randomUUID()}`;
+    const ttlMs = 60_000;
+    const leader = leaderProcess(database.url, key, ttlMs);
+    try {
+      await nextLine(leader, /^held=true$/);
+      expect(await take(key, ttlMs)).toBeNull();
+      leader.kill('SIGKILL');
+      // Far below the ttl: the crashed holder's connection is gone, which PostgreSQL sees at once.
+      const { lease, afterMs } = await takeOver(key, ttlMs, ttlMs / 2);
+      console.info(`crashed leader replaced ${Math.round(afterMs)} ms after kill -9 (ttl ${ttlMs} ms)`);
+      expect(lease.held()).toBe(true);
+    } finally {
+      leader.kill('SIGKILL');
+    }
+  });
+
+  it('is given up by a holder whose own connection is gone, and taken by the next at once', async () => {
+    const key = `lease-${randomUUID()}`;
+    const lease = await take(key, 60_000);
+    expect(lease?.held()).toBe(true);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'ledgerline-lease:%' AND datname = current_database()`.execute(connection.db);
+    await waitFor(() => lease?.held() === false);
+    const { lease: successor } = await takeOver(key, 60_000, 10_000);
+    expect(successor.held()).toBe(true);
+  });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await delay(20);
+  }
+}

@@ -7,7 +7,7 @@ import { migrate } from '../database/migrate.js';
 import { PostgresEventStore } from '../event-store/postgres-event-store.js';
 import { CheckpointWatch } from './checkpoint-watch.js';
 import { type ProjectionDefinition, projectionSchema, readModelSearchPath } from './projection.js';
-import type { ProjectionLog } from './projection-runner.js';
+import { ProjectionDaemon, type ProjectionDaemonOptions, type ProjectionLog } from './projection-daemon.js';
 
 /** What the runner specs project: every event it applies becomes a row, so a duplicate or a gap shows. */
 export interface RecordingOptions {
@@ -118,8 +118,15 @@ export async function startRunnerFixture(versions: readonly number[] = [1]): Pro
   return fixture;
 }
 
+/** A daemon over the fixture's database leading `projections`, quick to take over and to retry; stop it before closing the fixture. */
+export function startDaemon(fixture: Pick<RunnerFixture, 'connection' | 'store' | 'watch'>, projections: readonly ProjectionDefinition[], options: ProjectionDaemonOptions = {}): ProjectionDaemon {
+  const daemon = new ProjectionDaemon(fixture.connection, fixture.store, projections, fixture.watch, { standbyPollMs: 50, ...options });
+  daemon.start();
+  return daemon;
+}
+
 export interface LogLine {
-  readonly level: 'warn' | 'error';
+  readonly level: 'info' | 'warn' | 'error';
   readonly fields: Record<string, unknown>;
   readonly message: string;
 }
@@ -128,6 +135,7 @@ export function capturingLog(): ProjectionLog & { readonly lines: LogLine[] } {
   const lines: LogLine[] = [];
   return {
     lines,
+    info: (fields, message) => lines.push({ level: 'info', fields: fields as Record<string, unknown>, message }),
     warn: (fields, message) => lines.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
     error: (fields, message) => lines.push({ level: 'error', fields: fields as Record<string, unknown>, message }),
   };
