@@ -17,12 +17,24 @@ export interface RawResponse {
   readonly milliseconds: number;
 }
 
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+class StaleSocketError extends Error {
+  constructor(readonly cause: Error) {
+    super(`the reused keep-alive socket was closed before an answer: ${cause.message}`);
+  }
+}
+
 /**
  * Sends requests byte for byte as written (supertest and fetch normalise paths, refuse some
  * bodies on GET and encode for you), over a keep-alive pool to a server listening on a port.
  */
 export class RawHttpClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  /**
+   * With a timeout of its own, Node's Agent also honours the server's `Keep-Alive: timeout=5` and lets
+   * an idle socket go a second before the server would close it; without one it keeps sockets forever.
+   */
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 16, timeout: 30_000 });
 
   private constructor(private readonly port: number) {}
 
@@ -31,7 +43,21 @@ export class RawHttpClient {
     return new RawHttpClient((server.address() as AddressInfo).port);
   }
 
-  send(raw: RawRequest): Promise<RawResponse> {
+  /**
+   * A keep-alive socket the server closed while this request was handed to it fails before any
+   * answer (ECONNRESET, EPIPE, "socket hang up"); like Node's documented `reusedSocket` retry and
+   * undici, such a request is sent once more on a new connection: the server never read it.
+   */
+  async send(raw: RawRequest): Promise<RawResponse> {
+    try {
+      return await this.sendOnce(raw);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      return this.sendOnce(raw);
+    }
+  }
+
+  private sendOnce(raw: RawRequest): Promise<RawResponse> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
       const body = raw.body === undefined ? undefined : Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body, 'utf8');
@@ -55,7 +81,10 @@ export class RawHttpClient {
           resolve({ status: incoming.statusCode ?? 0, contentType, body: parsed, text, milliseconds: performance.now() - started });
         });
       });
-      outgoing.on('error', reject);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        const closedBeforeAnswer = outgoing.reusedSocket && !outgoing.res && STALE_SOCKET_CODES.has(error.code ?? '');
+        reject(closedBeforeAnswer ? new StaleSocketError(error) : error);
+      });
       outgoing.end(body);
     });
   }
