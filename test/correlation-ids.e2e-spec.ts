@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { linkItemStreamId, linkItemUuidOf } from '../src/modules/link/link-items/link-item.js';
 import { recurringStreamsStreamId } from '../src/modules/insights/recurring/recurring-streams.js';
 import { tagStreamId } from '../src/modules/tags/tag.js';
@@ -61,12 +62,22 @@ describe('request, correlation and causation ids in event metadata', () => {
     const linked = await t.as(key).post('/v1/link/items', { publicToken }).set('X-Request-Id', 'req-link').set('X-Correlation-Id', 'onboarding-9').expect(201);
     const { linkItemId } = linked.body as { linkItemId: string };
     await t.settle();
-    const pages = (await streamOf(linkItemStreamId(linkItemUuidOf(userId, linkItemId)))).filter((event) => event.type === 'LinkItemSyncPageImported');
+    const itemEvents = await streamOf(linkItemStreamId(linkItemUuidOf(userId, linkItemId)));
+    const linkedEvent = itemEvents.find((event) => event.type === 'LinkItemLinked');
+    expect(linkedEvent?.metadata).toMatchObject({ actor: 'user', correlationId: 'onboarding-9', causationId: 'req-link' });
+    const pages = itemEvents.filter((event) => event.type === 'LinkItemSyncPageImported');
     expect(pages.length).toBeGreaterThan(0);
-    for (const page of pages) expect(page.metadata).toMatchObject({ actor: 'system', correlationId: 'onboarding-9', causationId: 'req-link' });
+    // The sync is a reaction to the item's event (decision 0038): that event is its cause.
+    for (const page of pages) expect(page.metadata).toMatchObject({ actor: 'system', correlationId: 'onboarding-9', causationId: linkedEvent?.id });
     const refreshed = await streamOf(recurringStreamsStreamId(userId));
     console.log(`link → sync: ${pages.length} page events; recurring refresh: ${refreshed.length} events, correlations ${[...new Set(refreshed.map((event) => event.metadata.correlationId))].join(', ')}`);
     expect(refreshed.length).toBeGreaterThan(0);
-    for (const event of refreshed) expect(event.metadata).toMatchObject({ actor: 'system', correlationId: 'onboarding-9', causationId: 'req-link' });
+    // Caused by an event of the onboarding (a reaction's job names the event that asked for it), never by the request.
+    const onboarding = await sql<{ id: string }>`SELECT event_id::text AS id FROM events WHERE metadata->>'correlationId' = 'onboarding-9'`.execute(t.runtime.database.db);
+    const onboardingIds = onboarding.rows.map((row) => row.id);
+    for (const event of refreshed) {
+      expect(event.metadata).toMatchObject({ actor: 'system', correlationId: 'onboarding-9' });
+      expect(onboardingIds).toContain(event.metadata.causationId);
+    }
   }, 120_000);
 });

@@ -58,8 +58,12 @@ describe('HTTP conventions', () => {
     const ok = { status: 'ok', parked: 0 };
     expect(response.body).toEqual({
       status: 'ok',
-      checks: { database: 'up', eventStore: 'up', redis: 'not configured' },
-      projections: { accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok, categories: ok, tags: ok, 'link-items': ok, brokerage: ok, 'user-settings': ok, spending: ok, recurring: ok },
+      checks: { database: 'up', eventStore: 'up', redis: 'not configured', projectionDaemon: 'up' },
+      projections: {
+        ...{ accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok, categories: ok, tags: ok, 'link-items': ok, brokerage: ok, 'user-settings': ok, spending: ok, recurring: ok },
+        // Reactions (decision 0038).
+        ...{ 'recurring-refresh-requests': ok, 'tag-deletion-requests': ok, 'bank-link-sync-requests': ok, 'brokerage-sync-requests': ok },
+      },
     });
   });
 });

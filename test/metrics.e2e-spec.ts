@@ -45,7 +45,8 @@ async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolea
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { METRICS_PORT: '0' }, jobs: probeJobs });
+  // No debounce: the recurring refresh the direct appends below ask for (a reaction) runs at once and is settled before the probe jobs.
+  t = await startTestApp({ env: { METRICS_PORT: '0', RECURRING_REFRESH_DEBOUNCE_MS: '0' }, jobs: probeJobs });
   const endpoint = t.runtime.metricsEndpoint;
   if (!endpoint) throw new Error('METRICS_PORT=0 should have started the metrics listener');
   metrics = `http://127.0.0.1:${endpoint.port}`;
@@ -105,6 +106,7 @@ describe('a scrape after requests, appends, jobs and a parked event', () => {
     ids.push(poison);
     const { position } = await t.runtime.eventStore.appendToStream(`transaction-${poison}`, [{ ...template, data: { ...(template.data as object), transactionId: poison, date: '0000-01-01' } }], 'no_stream');
     expect(await t.runtime.watch.waitFor(position, 15_000)).toBe(true);
+    await t.settle();
 
     await t.runtime.jobs.enqueue('metrics-probe-blocks', {}, { jobId: 'metrics-probe-blocks-1' });
     await t.runtime.jobs.enqueue('metrics-probe-fails', {}, { jobId: 'metrics-probe-fails-1' });
@@ -143,21 +145,24 @@ describe('a scrape after requests, appends, jobs and a parked event', () => {
   });
 
   it('reports each projection version: checkpoint at the head, no lag once caught up, and the parked event', async () => {
-    const { samples } = await scrape();
     const { rows } = await sql<{ head: string }>`SELECT max(global_position)::text AS head FROM events`.execute(t.runtime.database.db);
     const head = Number(rows[0].head);
-    expect(valueOf(samples, 'ledgerline_event_store_head_position', { store: 'postgresql' })).toBe(head);
     const parked = await sql<{ projection: string; version: number; count: number }>`
       SELECT projection, version, count(*)::int AS count FROM parked_events WHERE status = 'parked' GROUP BY projection, version`.execute(t.runtime.database.db);
     console.info(`metrics e2e: the poison event is parked by ${parked.rows.map((row) => `${row.projection} v${row.version}`).join(', ')}`);
-    for (const { name, version } of PROJECTIONS) {
+    // Every consumer of the feed, reactions too; a consumer the feed passed by stores its checkpoint a moment later.
+    const consumers = t.runtime.projections;
+    const atHead = (scraped: Sample[]) => consumers.every(({ name, version }) => valueOf(scraped, 'ledgerline_projection_checkpoint_position', { projection: name, version: String(version) }) === head);
+    const { samples } = await eventually(scrape, ({ samples: scraped }) => atHead(scraped), 'every checkpoint at the head');
+    expect(valueOf(samples, 'ledgerline_event_store_head_position', { store: 'postgresql' })).toBe(head);
+    for (const { name, version } of consumers) {
       const labels = { projection: name, version: String(version) };
       expect(valueOf(samples, 'ledgerline_projection_checkpoint_position', labels)).toBe(head);
       expect(valueOf(samples, 'ledgerline_projection_lag_events', labels)).toBe(0);
       const parkedHere = parked.rows.find((row) => row.projection === name && row.version === version)?.count ?? 0;
       expect(valueOf(samples, 'ledgerline_projection_parked_events', labels)).toBe(parkedHere);
     }
-    expect(samplesOf(samples, 'ledgerline_projection_parked_events')).toHaveLength(PROJECTIONS.length);
+    expect(samplesOf(samples, 'ledgerline_projection_parked_events')).toHaveLength(consumers.length);
     expect(valueOf(samples, 'ledgerline_projection_parked_events', { projection: 'transactions', version: String(transactionsVersion) })).toBe(1);
   });
 
@@ -213,6 +218,6 @@ describe('a scrape while the database refuses connections', () => {
       await admin.end();
     }
     const back = await eventually(scrape, ({ samples }) => valueOf(samples, 'ledgerline_scrape_source_up', { source: 'projections' }) === 1 && valueOf(samples, 'ledgerline_scrape_source_up', { source: 'event_store' }) === 1, 'the sources back');
-    expect(samplesOf(back.samples, 'ledgerline_projection_parked_events')).toHaveLength(PROJECTIONS.length);
+    expect(samplesOf(back.samples, 'ledgerline_projection_parked_events')).toHaveLength(t.runtime.projections.length);
   });
 });

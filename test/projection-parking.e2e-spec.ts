@@ -85,6 +85,11 @@ describe('an event the transactions projector cannot apply', () => {
       // The spending read model reads the same event and cannot store its day either.
       spending: { status: 'parked', parked: 1 },
       recurring: { status: 'ok', parked: 0 },
+      // Reactions (decision 0038) are consumers of the feed too, with their own checkpoints.
+      'recurring-refresh-requests': { status: 'ok', parked: 0 },
+      'tag-deletion-requests': { status: 'ok', parked: 0 },
+      'bank-link-sync-requests': { status: 'ok', parked: 0 },
+      'brokerage-sync-requests': { status: 'ok', parked: 0 },
     });
 
     const parkedEvents = await listParkedEvents(t.runtime.database.db);

@@ -20,7 +20,7 @@ export interface RawResponse {
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 class StaleSocketError extends Error {
-  constructor(readonly cause: Error) {
+  constructor(override readonly cause: Error) {
     super(`the reused keep-alive socket was closed before an answer: ${cause.message}`);
   }
 }
@@ -63,7 +63,9 @@ export class RawHttpClient {
       const body = raw.body === undefined ? undefined : Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body, 'utf8');
       const headers: Record<string, string | number> = { ...raw.headers };
       if (body !== undefined) headers['Content-Length'] = body.length;
+      let answered = false;
       const outgoing = httpRequest({ host: '127.0.0.1', port: this.port, method: raw.method, path: raw.target, headers, agent: this.agent }, (incoming) => {
+        answered = true;
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('error', reject);
@@ -82,7 +84,7 @@ export class RawHttpClient {
         });
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        const closedBeforeAnswer = outgoing.reusedSocket && !outgoing.res && STALE_SOCKET_CODES.has(error.code ?? '');
+        const closedBeforeAnswer = outgoing.reusedSocket && !answered && STALE_SOCKET_CODES.has(error.code ?? '');
         reject(closedBeforeAnswer ? new StaleSocketError(error) : error);
       });
       outgoing.end(body);

@@ -24,6 +24,8 @@ export interface ServiceProcess {
   /** SIGSTOP: it keeps its connections and answers nothing, like a hung host; `thaw` (SIGCONT) wakes it. */
   freeze(): void;
   thaw(): void;
+  /** SIGTERM and wait, keeping DATA_DIR for a later `start`; resolves to the milliseconds until it exited. */
+  terminate(): Promise<number>;
   /** SIGTERM and wait: the graceful stop, for teardown. */
   stop(): Promise<void>;
   /** The last lines it wrote (warn and above), for a failure message. */
@@ -112,6 +114,14 @@ export async function serviceProcess(name: string, options: ServiceOptions): Pro
     },
     thaw() {
       child?.kill('SIGCONT');
+    },
+    async terminate() {
+      const running = child;
+      if (!running || !service.running) return 0;
+      const started = performance.now();
+      running.kill('SIGTERM');
+      await exited(running);
+      return performance.now() - started;
     },
     async stop() {
       const running = child;
