@@ -148,10 +148,12 @@ async function createTaxonomyFunctions(db: Kysely<unknown>): Promise<void> {
     RETURNS TABLE (id uuid, user_id uuid, group_id uuid, name text, icon_key text, hidden boolean, exclude_from_insights boolean, "order" integer,
                    system_key text, created_at timestamptz, updated_at timestamptz)
     LANGUAGE sql STABLE AS $$
-      SELECT taxonomy_id(p_user, 'category', s.system_key), p_user, coalesce(o.group_id, taxonomy_id(p_user, 'group', s.group_key)),
+      SELECT taxonomy_id(p_user, 'category', s.system_key), p_user, coalesce(o.group_id, sg.id),
              coalesce(o.name, s.name), coalesce(o.icon_key, s.icon_key), coalesce(o.hidden, false), coalesce(o.exclude_from_insights, false),
              coalesce(o."order", s."order"), s.system_key, since.at, coalesce(o.updated_at, since.at)
         FROM system_categories s CROSS JOIN taxonomy_since(p_user) AS since(at)
+        -- A group's id once per group, not once per category: each id is a SHA-1.
+        JOIN (SELECT g.system_key, taxonomy_id(p_user, 'group', g.system_key) AS id FROM system_category_groups g) AS sg ON sg.system_key = s.group_key
         LEFT JOIN categories o ON o.user_id = p_user AND o.system_key = s.system_key
       UNION ALL
       SELECT c.id, c.user_id, c.group_id, c.name, c.icon_key, c.hidden, c.exclude_from_insights, c."order", NULL, c.created_at, c.updated_at
