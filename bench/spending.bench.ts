@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     };
 
     const seedStarted = Date.now();
-    // Also seeds the user's category taxonomy, so the seeded categories are the user's own.
+    // The categories come from GET /categories: the system taxonomy is every user's from the start.
     const categories = spendingCategoriesOf((await (await fetch(`${base}/v1/categories`, { headers: auth })).json()) as ListedCategories);
     await seedSpendingHistory(pool, user.id, accounts, categories, transactions, (done) => process.stdout.write(`\rseeding ${done}/${transactions} events`));
     // A bulk load outruns autovacuum: without statistics the planner may scan the whole log per read.

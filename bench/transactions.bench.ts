@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     const account = (await created.json()) as { id: string };
 
     const seedStarted = Date.now();
-    // Seeds the user's category taxonomy, so every seeded transaction's category joins a row.
+    // Lists the user's categories (the system taxonomy, theirs from the start) for the seeded transactions to carry.
     const categoryIds = (((await (await fetch(`${base}/v1/categories`, { headers: auth })).json()) as { categories: Array<{ id: string }> }).categories).map((category) => category.id);
     await seedTransactionEvents(database.pool, user.id, account.id, categoryIds, transactions, (done) => process.stdout.write(`\rseeding ${done}/${transactions} events`));
     // A bulk load outruns autovacuum: without statistics the planner may scan the whole log per read.

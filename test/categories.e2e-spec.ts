@@ -1,5 +1,6 @@
 import { CATEGORY_GROUP_KEYS } from '../src/modules/categories/system-taxonomy.js';
 import { systemCategoryId, systemGroupId } from '../src/modules/categories/user-categories.js';
+import { sql } from 'kysely';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 interface Category {
@@ -34,7 +35,7 @@ const newTransaction = (fields: Record<string, unknown>) => t.as(key).post('/v1/
 const isSorted = (items: Array<{ order: number }>) => items.every((item, index) => index === 0 || items[index - 1].order <= item.order);
 
 describe('categories', () => {
-  it('seeds the system taxonomy on first use: 16 groups with stable systemKeys, each list sorted by order', async () => {
+  it('lists the system taxonomy from the start: 16 groups with stable systemKeys, each list sorted by order', async () => {
     const { categories, groups } = await taxonomy();
     expect(groups.map((group) => group.systemKey).sort()).toEqual([...CATEGORY_GROUP_KEYS].sort());
     expect(categories.length).toBeGreaterThan(80);
@@ -51,7 +52,7 @@ describe('categories', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    // Seeded once: a second look is the same taxonomy.
+    // Reference data joined when read: a second look is the same taxonomy.
     expect(await taxonomy()).toEqual({ categories, groups });
   });
 
@@ -83,7 +84,7 @@ describe('categories', () => {
     const group = groupOf(groups, 'ENTERTAINMENT').id;
     const statuses = await Promise.all([0, 1].map(() => t.as(key).post('/v1/categories', { groupId: group, iconKey: 'dice', name: 'Board games' })));
     expect(statuses.map((response) => response.status).sort()).toEqual([201, 409]);
-    // Also on a user's very first touch, when the requests race to seed the taxonomy too (system ids are known ahead).
+    // Also on a user's very first touch (system ids are known ahead).
     const fresh = await t.newUser();
     const freshGroup = systemGroupId(fresh.userId, 'ENTERTAINMENT');
     const racing = await Promise.all([0, 1, 2].map(() => t.as(fresh.key).post('/v1/categories', { groupId: freshGroup, iconKey: 'dice', name: 'Chess' })));
@@ -119,7 +120,23 @@ describe('categories', () => {
 });
 
 describe('categories on transactions', () => {
-  it('validates categoryId against your own categories, seeding the taxonomy on a first transaction', async () => {
+  it("appends exactly one event to one stream on a new user's first PATCH naming a system category, and none on listing categories", async () => {
+    const fresh = await t.newUser();
+    const freshAccount = (await t.as(fresh.key).post('/v1/accounts', { name: 'Cash', type: 'bank', subtype: 'checking', currentBalance: 0 }).expect(201)).body.id;
+    const created = (await t.as(fresh.key).post('/v1/transactions', { accountId: freshAccount, amount: -3, date: '2026-11-20', name: 'Bean bar' }).expect(201)).body;
+    const db = t.runtime.database.db;
+    const head = async () => Number((await sql<{ head: string }>`SELECT coalesce(max(global_position), 0)::text AS head FROM events`.execute(db)).rows[0].head);
+    const appendedSince = async (position: number) =>
+      (await sql<{ stream_id: string; type: string }>`SELECT stream_id, type FROM events WHERE global_position > ${position} AND metadata->>'userId' = ${fresh.userId} ORDER BY global_position`.execute(db)).rows;
+    const before = await head();
+    const coffee = systemCategoryId(fresh.userId, 'FOOD_AND_DRINK_COFFEE');
+    const patched = await t.as(fresh.key).patch(`/v1/transactions/${created.id}`, { categoryId: coffee }).expect(200);
+    expect(patched.body.category).toMatchObject({ id: coffee, name: 'Coffee', groupId: systemGroupId(fresh.userId, 'FOOD_AND_DRINK'), groupSystemKey: 'FOOD_AND_DRINK' });
+    await t.as(fresh.key).get('/v1/categories').expect(200);
+    expect(await appendedSince(before)).toEqual([{ stream_id: `transaction-${created.id}`, type: 'TransactionEdited' }]);
+  });
+
+  it('validates categoryId against your own categories, a new user\'s system ones included', async () => {
     const fresh = await t.newUser();
     const freshAccount = (await t.as(fresh.key).post('/v1/accounts', { name: 'Cash', type: 'bank', subtype: 'checking', currentBalance: 0 }).expect(201)).body.id;
     const theirs = systemCategoryId(fresh.userId, 'FOOD_AND_DRINK_COFFEE');

@@ -55,7 +55,7 @@ const QUERY_FIXTURES: Record<string, (owner: { userId: string }) => Promise<stri
     return connection.accounts[0].data.accountId;
   },
   categoryId: async ({ userId }) => {
-    // A category of A's own making (seeding A's taxonomy on the way).
+    // A category of A's own making.
     const a = t.as(keyOf.get(userId) as string);
     const { groups } = (await a.get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };
     return (await a.post('/v1/categories', { groupId: groups[1].id, iconKey: 'star', name: "A's filter" }).expect(201)).body.id;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { systemCategoriesOf } from '../src/modules/categories/user-categories.js';
+import { systemCategoryId } from '../src/modules/categories/user-categories.js';
 import { SCOPES } from '../src/modules/identity/api-key.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -54,9 +54,9 @@ describe('query parameters', () => {
     const theirs = (await t.as(other.key).get('/v1/categories').expect(200)).body.categories[0].id as string;
     expect((await t.as(key).get(`/v1/transactions?categoryId=${theirs}`).expect(404)).body).toEqual({ code: 'NOT_FOUND', error: 'Category not found' });
     await t.as(key).get(`/v1/transactions?categoryId=${categories[0]!.id}`).expect(200);
-    // Before the taxonomy is seeded, the user's system categories are still theirs.
+    // A new user's system categories are theirs from the start: reference data, nothing to seed.
     const fresh = await t.newUser();
-    const [ownSystemCategory] = systemCategoriesOf(fresh.userId).keys();
+    const ownSystemCategory = systemCategoryId(fresh.userId, 'INCOME_WAGES');
     await t.as(fresh.key).get(`/v1/transactions?categoryId=${ownSystemCategory}`).expect(200);
     await t.as(fresh.key).get(`/v1/transactions?categoryId=${theirs}`).expect(404);
 

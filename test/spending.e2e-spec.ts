@@ -212,12 +212,11 @@ describe('spending against an independent sum over the transactions', () => {
     const { accounts: itemAccounts } = (await client.get('/v1/accounts').expect(200)).body as { accounts: Array<{ id: string; type: string }> };
     const card = itemAccounts.find((account) => account.type === 'credit_card')?.id as string;
     expect(pendingBefore.length).toBeGreaterThan(0);
-    // The sync names system categories without seeding the user's taxonomy: spending reads the system
-    // taxonomy as seeded until then, and answers the same once GET /categories seeds it.
+    // The sync names system categories, which are reference data: nothing is seeded, before or after listing them.
     const series = async () => Promise.all(PERIODS.map(async (period) => (await client.get(`/v1/spending?period=${period}`).expect(200)).body));
-    const unseeded = await series();
+    const before = await series();
     await client.get('/v1/categories').expect(200);
-    expect(await series()).toEqual(unseeded);
+    expect(await series()).toEqual(before);
     const first = await expectEveryPeriodMatches('sandbox item, first sync', linked, card);
     now = new Date('2026-11-06T09:00:00.000Z');
     await client.post(`/v1/link/items/${item.linkItemId}/sync`).expect(200);

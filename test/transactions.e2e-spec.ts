@@ -1,4 +1,4 @@
-import { systemCategoriesOf } from '../src/modules/categories/user-categories.js';
+import { systemCategoryId } from '../src/modules/categories/user-categories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
@@ -16,10 +16,9 @@ const newTransaction = (overrides: Record<string, unknown> = {}) => t.as(key).po
 
 describe('transactions', () => {
   it('creates a transaction with its optional fields and returns it in the full schema', async () => {
-    const groceries = [...systemCategoriesOf(userId).values()].find((c) => c.systemKey === 'FOOD_AND_DRINK_GROCERIES');
     const { body } = await newTransaction({
       merchantName: 'Corner Cafe Ltd',
-      categoryId: groceries?.id,
+      categoryId: systemCategoryId(userId, 'FOOD_AND_DRINK_GROCERIES'),
       notes: 'with Sam',
       paymentChannel: 'in store',
       location: { city: 'Lisbon', lat: 38.72 },
@@ -42,7 +41,7 @@ describe('transactions', () => {
       source: 'manual',
       lockedFields: [],
       tagIds: [],
-      category: { id: groceries?.id, name: 'Groceries', systemKey: 'FOOD_AND_DRINK_GROCERIES', groupName: 'Food and drink', groupSystemKey: 'FOOD_AND_DRINK', iconKey: expect.any(String) },
+      category: { id: systemCategoryId(userId, 'FOOD_AND_DRINK_GROCERIES'), name: 'Groceries', systemKey: 'FOOD_AND_DRINK_GROCERIES', groupName: 'Food and drink', groupSystemKey: 'FOOD_AND_DRINK', iconKey: expect.any(String) },
       location: { address: null, city: 'Lisbon', country: null, postal_code: null, region: null, store_number: null, lat: 38.72, lon: null },
     });
     await t.as(key).get(`/v1/transactions/${body.id}`).expect(200);

@@ -105,8 +105,8 @@ export async function independentSpendingTotal(pool: pg.Pool, userId: string, pe
               coalesce(c.exclude_from_insights OR g.system_key IN ('INCOME', 'TRANSFER_IN', 'TRANSFER_OUT') OR c.system_key = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT', false) AS not_spending
          FROM transactions t
          JOIN accounts a ON a.id = t.account_id AND a.deleted_at IS NULL
-         LEFT JOIN categories c ON c.id = t.category_id
-         LEFT JOIN category_groups g ON g.id = c.group_id
+         LEFT JOIN user_categories($1::uuid) c ON c.id = t.category_id
+         LEFT JOIN user_category_groups($1::uuid) g ON g.id = c.group_id
         WHERE t.user_id = $1 AND NOT t.pending AND ($2::text IS NULL OR a.type = $2::text)),
      spending_window AS (
        SELECT CASE $3::text WHEN '1m' THEN day - 29 WHEN '1y' THEN day - 364 ELSE least(day, (SELECT min(date) FROM scope)) END AS first_day, day AS last_day FROM today)

@@ -23,8 +23,8 @@ export async function expectedSpending(db: Kysely<Database>, userId: string, now
              coalesce(c.exclude_from_insights OR g.system_key IN ('INCOME', 'TRANSFER_IN', 'TRANSFER_OUT') OR c.system_key = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT', false) AS not_spending
         FROM transactions t
         JOIN accounts a ON a.id = t.account_id AND a.deleted_at IS NULL
-        LEFT JOIN categories c ON c.id = t.category_id
-        LEFT JOIN category_groups g ON g.id = c.group_id
+        LEFT JOIN user_categories(${userId}::uuid) c ON c.id = t.category_id
+        LEFT JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
        WHERE t.user_id = ${userId} AND NOT t.pending
          AND (${asked.accountType ?? null}::text IS NULL OR a.type = ${asked.accountType ?? null})
          AND (${asked.accountId ?? null}::uuid IS NULL OR a.id = ${asked.accountId ?? null})

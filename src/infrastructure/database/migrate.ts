@@ -20,6 +20,7 @@ import * as sandboxBankTokenOwners from './migrations/0020-sandbox-bank-token-ow
 import * as expiryIndexes from './migrations/0021-expiry-indexes.js';
 import * as leaseHolderConnection from './migrations/0024-lease-holder-connection.js';
 import * as inlineProjections from './migrations/0025-inline-projections.js';
+import * as pgcrypto from './migrations/0026-pgcrypto.js';
 import * as jobOutbox from './migrations/0028-job-outbox.js';
 import type { Database } from './schema.js';
 
@@ -44,6 +45,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0021-expiry-indexes': expiryIndexes,
   '0024-lease-holder-connection': leaseHolderConnection,
   '0025-inline-projections': inlineProjections,
+  '0026-pgcrypto': pgcrypto,
   '0028-job-outbox': jobOutbox,
 };
 

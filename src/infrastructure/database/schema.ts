@@ -9,7 +9,7 @@ import type {
   BrokeragePositionsTable,
   PortfolioSnapshotsTable,
 } from '../../../projections/brokerage/brokerage.tables.js';
-import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable } from '../../../projections/categories/categories.table.js';
+import type { CategoriesTable, CategoryGroupsTable, CategoryTaxonomiesTable, SystemCategoriesTable, SystemCategoryGroupsTable } from '../../../projections/categories/categories.table.js';
 import type { LinkItemsTable } from '../../../projections/link-items/link-items.table.js';
 import type { RecurringStreamsTable } from '../../../projections/recurring/recurring.table.js';
 import type { SpendingAggregateTable, SpendingTransactionsTable } from '../../../projections/spending/spending.table.js';
@@ -264,6 +264,8 @@ export interface Database {
   transaction_activity: TransactionActivityTable;
   balance_snapshots: BalanceSnapshotsTable;
   tags: TagsTable;
+  system_category_groups: SystemCategoryGroupsTable;
+  system_categories: SystemCategoriesTable;
   category_taxonomies: CategoryTaxonomiesTable;
   category_groups: CategoryGroupsTable;
   categories: CategoriesTable;

@@ -6,36 +6,26 @@ import {
   type CategoryState,
   type CategoryTaxonomyEvent,
   type CategoryTaxonomyState,
+  type TaxonomyView,
   evolveCategoryTaxonomy,
   initialCategoryTaxonomyState,
   sameCategoryName,
+  withSystemTaxonomy,
 } from './category-taxonomy.js';
 
-/**
- * Every command names its user and the taxonomy version to seed: the first command on a user's
- * taxonomy seeds it (in the same append), whichever command that is.
- */
+/** Every command names its user: the system categories it may name are that user's ids for them. */
 interface TaxonomyCommandBase {
   readonly userId: string;
-  readonly taxonomyVersion: number;
 }
 
 export type CategoryTaxonomyCommand =
-  | (TaxonomyCommandBase & { type: 'SeedTaxonomy' })
   | (TaxonomyCommandBase & { type: 'CreateCategory'; categoryId: string; groupId: string; name: string; iconKey: string })
   | (TaxonomyCommandBase & { type: 'EditCategory'; categoryId: string; changes: CategoryChanges })
   | (TaxonomyCommandBase & { type: 'CreateCategoryGroup'; groupId: string; name: string });
 
-export function decideCategoryTaxonomy(command: CategoryTaxonomyCommand, state: CategoryTaxonomyState): CategoryTaxonomyEvent[] {
-  const seed: CategoryTaxonomyEvent[] = state.seededVersion === null ? [{ type: 'CategoryTaxonomySeeded', data: { userId: command.userId, taxonomyVersion: command.taxonomyVersion } }] : [];
-  const seeded = seed.reduce(evolveCategoryTaxonomy, state);
-  return [...seed, ...decideOnSeeded(command, seeded)];
-}
-
-function decideOnSeeded(command: CategoryTaxonomyCommand, state: CategoryTaxonomyState): CategoryTaxonomyEvent[] {
+export function decideCategoryTaxonomy(command: CategoryTaxonomyCommand, stored: CategoryTaxonomyState): CategoryTaxonomyEvent[] {
+  const state = withSystemTaxonomy(command.userId, stored);
   switch (command.type) {
-    case 'SeedTaxonomy':
-      return [];
     case 'CreateCategory': {
       if (!state.groups.has(command.groupId)) throw groupNotFound();
       if (state.categories.has(command.categoryId)) throw new DomainRuleError('CATEGORY_EXISTS', 'A category with this id already exists.', 409);
@@ -72,7 +62,7 @@ function decideOnSeeded(command: CategoryTaxonomyCommand, state: CategoryTaxonom
 
 const groupNotFound = () => new DomainRuleError('CATEGORY_GROUP_NOT_FOUND', 'groupId names no category group of yours.', 400);
 
-function refuseTakenName(state: CategoryTaxonomyState, groupId: string, name: string, self: string | null): void {
+function refuseTakenName(state: TaxonomyView, groupId: string, name: string, self: string | null): void {
   const taken = [...state.categories.values()].some((other) => other.groupId === groupId && other.id !== self && sameCategoryName(other.name, name));
   if (taken) throw new DomainRuleError('CATEGORY_NAME_TAKEN', `This group already has a category named "${name.trim()}".`, 409);
 }

@@ -1,13 +1,16 @@
 import { unhandled } from '../../core/exhaustive.js';
 import type { DomainEvent } from '../../core/events.js';
-import { seededTaxonomyOf } from './user-categories.js';
+import { systemTaxonomyOf } from './user-categories.js';
 
 /**
  * One user's category taxonomy — its groups and categories — is one aggregate on one stream,
  * `category-taxonomy-<userId>`: a name unique within its group and a group that must exist are
  * rules across categories, so they hold under concurrency only if every change to them is decided
- * on the same stream (decision 0011).
+ * on the same stream (decision 0011). The system taxonomy is reference data under every user's
+ * ids (decision 0034); the stream holds only what the user made or changed.
  */
+
+/** Retired (decision 0034): appended by releases that seeded each user's taxonomy; still read, never written. */
 export type CategoryTaxonomySeeded = DomainEvent<'CategoryTaxonomySeeded', { userId: string; taxonomyVersion: number }>;
 export type CategoryGroupCreated = DomainEvent<'CategoryGroupCreated', { groupId: string; name: string; order: number }>;
 export type CategoryCreated = DomainEvent<'CategoryCreated', { categoryId: string; groupId: string; name: string; iconKey: string; order: number }>;
@@ -44,24 +47,23 @@ export interface CategoryState {
   readonly systemKey: string | null;
 }
 
+/**
+ * What a user's stream holds: their own groups and categories, and their edits of system
+ * categories (by id). The system taxonomy itself is reference data (`withSystemTaxonomy`).
+ */
 export interface CategoryTaxonomyState {
-  readonly seededVersion: number | null;
   readonly groups: ReadonlyMap<string, CategoryGroupState>;
   readonly categories: ReadonlyMap<string, CategoryState>;
+  readonly systemEdits: ReadonlyMap<string, CategoryChanges>;
 }
 
-export const initialCategoryTaxonomyState = (): CategoryTaxonomyState => ({ seededVersion: null, groups: new Map(), categories: new Map() });
+export const initialCategoryTaxonomyState = (): CategoryTaxonomyState => ({ groups: new Map(), categories: new Map(), systemEdits: new Map() });
 
 export function evolveCategoryTaxonomy(state: CategoryTaxonomyState, event: CategoryTaxonomyEvent): CategoryTaxonomyState {
   switch (event.type) {
-    case 'CategoryTaxonomySeeded': {
-      const seeded = seededTaxonomyOf(event.data.userId, event.data.taxonomyVersion);
-      const groups = new Map(state.groups);
-      const categories = new Map(state.categories);
-      for (const group of seeded.groups) groups.set(group.id, group);
-      for (const category of seeded.categories) categories.set(category.id, { ...category, hidden: false, excludeFromInsights: false });
-      return { seededVersion: event.data.taxonomyVersion, groups, categories };
-    }
+    case 'CategoryTaxonomySeeded':
+      // Retired: the system taxonomy is reference data now, the same whether or not a stream was seeded.
+      return state;
     case 'CategoryGroupCreated':
       return { ...state, groups: new Map(state.groups).set(event.data.groupId, { id: event.data.groupId, name: event.data.name, order: event.data.order, systemKey: null }) };
     case 'CategoryCreated': {
@@ -70,15 +72,29 @@ export function evolveCategoryTaxonomy(state: CategoryTaxonomyState, event: Cate
       return { ...state, categories: new Map(state.categories).set(categoryId, created) };
     }
     case 'CategoryEdited': {
-      const category = state.categories.get(event.data.categoryId);
-      if (!category) return state;
-      return { ...state, categories: new Map(state.categories).set(category.id, { ...category, ...event.data.changes }) };
+      const { categoryId, changes } = event.data;
+      const own = state.categories.get(categoryId);
+      if (own) return { ...state, categories: new Map(state.categories).set(categoryId, { ...own, ...changes }) };
+      // Not one of theirs: the decider only edits categories it knows, so a system one.
+      return { ...state, systemEdits: new Map(state.systemEdits).set(categoryId, { ...state.systemEdits.get(categoryId), ...changes }) };
     }
     default: {
       unhandled(event);
       return state;
     }
   }
+}
+
+/** The user's whole taxonomy as decisions see it: the system one under their ids with their edits, then their own. */
+export type TaxonomyView = Pick<CategoryTaxonomyState, 'groups' | 'categories'>;
+export function withSystemTaxonomy(userId: string, state: CategoryTaxonomyState): TaxonomyView {
+  const system = systemTaxonomyOf(userId);
+  const groups = new Map<string, CategoryGroupState>(system.groups);
+  for (const [id, group] of state.groups) groups.set(id, group);
+  const categories = new Map<string, CategoryState>();
+  for (const [id, category] of system.categories) categories.set(id, { ...category, hidden: false, excludeFromInsights: false, ...state.systemEdits.get(id) });
+  for (const [id, category] of state.categories) categories.set(id, category);
+  return { groups, categories };
 }
 
 /** Names compare without case and surrounding space: "Coffee" and " coffee" are one name. */

@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import type { Kysely, Selectable } from 'kysely';
-import type { CategoriesTable, CategoryGroupsTable } from '../../../projections/categories/categories.table.js';
+import type { Kysely } from 'kysely';
 import { NotFoundError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { type UserCategoryGroupRow, type UserCategoryRow, userCategories, userCategoryGroups } from './category-directory.js';
 import type { CategoryGroupResponse, CategoryListResponse, CategoryResponse } from './http/category.responses.js';
 
 export class ListCategories extends Query<CategoryListResponse> {
@@ -37,8 +37,8 @@ export class ListCategoriesHandler implements IQueryHandler<ListCategories> {
 
   async execute({ userId }: ListCategories): Promise<CategoryListResponse> {
     const [categories, groups] = await Promise.all([
-      this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).orderBy('order').orderBy('name').orderBy('id').execute(),
-      this.db.selectFrom('category_groups').selectAll().where('user_id', '=', userId).orderBy('order').orderBy('name').orderBy('id').execute(),
+      this.db.selectFrom(userCategories(userId, 'c')).selectAll().orderBy('order').orderBy('name').orderBy('id').execute(),
+      this.db.selectFrom(userCategoryGroups(userId, 'g')).selectAll().orderBy('order').orderBy('name').orderBy('id').execute(),
     ]);
     return { categories: categories.map(toCategoryResponse), groups: groups.map(toCategoryGroupResponse) };
   }
@@ -49,7 +49,7 @@ export class GetCategoryHandler implements IQueryHandler<GetCategory> {
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, categoryId }: GetCategory): Promise<CategoryResponse> {
-    const row = await this.db.selectFrom('categories').selectAll().where('id', '=', categoryId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db.selectFrom(userCategories(userId, 'c')).selectAll().where('id', '=', categoryId).executeTakeFirst();
     if (!row) throw new NotFoundError('Category');
     return toCategoryResponse(row);
   }
@@ -60,13 +60,13 @@ export class GetCategoryGroupHandler implements IQueryHandler<GetCategoryGroup> 
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, groupId }: GetCategoryGroup): Promise<CategoryGroupResponse> {
-    const row = await this.db.selectFrom('category_groups').selectAll().where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db.selectFrom(userCategoryGroups(userId, 'g')).selectAll().where('id', '=', groupId).executeTakeFirst();
     if (!row) throw new NotFoundError('Category group');
     return toCategoryGroupResponse(row);
   }
 }
 
-function toCategoryResponse(row: Selectable<CategoriesTable>): CategoryResponse {
+function toCategoryResponse(row: UserCategoryRow): CategoryResponse {
   return {
     id: row.id,
     name: row.name,
@@ -81,6 +81,6 @@ function toCategoryResponse(row: Selectable<CategoriesTable>): CategoryResponse 
   };
 }
 
-function toCategoryGroupResponse(row: Selectable<CategoryGroupsTable>): CategoryGroupResponse {
+function toCategoryGroupResponse(row: UserCategoryGroupRow): CategoryGroupResponse {
   return { id: row.id, name: row.name, order: row.order, systemKey: row.system_key, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
 }

@@ -1,6 +1,9 @@
 /**
- * The system category taxonomy every user starts with. `systemKey`s are stable API values
- * (clients filter with `categoryGroup=<group systemKey>`); names and icons are display defaults.
+ * The system category taxonomy every user has: reference data, the same for all, never seeded per
+ * user (decision 0034). The categories read model holds it as rows, filled when its schema is made,
+ * so a change here is a new version of that projection (its spec holds the fingerprint).
+ * `systemKey`s are stable API values (clients filter with `categoryGroup=<group systemKey>`) and
+ * name ids users already carry: never rename or remove one. Names and icons are display defaults.
  */
 export interface SystemCategory {
   readonly systemKey: string;
@@ -155,11 +158,3 @@ export const SYSTEM_TAXONOMY: readonly SystemCategoryGroup[] = [
 ];
 
 export const CATEGORY_GROUP_KEYS: readonly string[] = SYSTEM_TAXONOMY.map((group) => group.systemKey);
-
-/**
- * A user's seeded taxonomy names the version it was seeded from, and the categories read model is
- * rebuilt from that version: a published version never changes. Renaming or adding a system
- * category means a new version here (and a seeding command that appends its differences).
- */
-export const CURRENT_TAXONOMY_VERSION = 1;
-export const TAXONOMY_VERSIONS: Readonly<Record<number, readonly SystemCategoryGroup[]>> = { 1: SYSTEM_TAXONOMY };

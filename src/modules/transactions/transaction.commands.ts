@@ -61,8 +61,8 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
   private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
     const userId = context.userId;
     const issues: ValidationIssue[] = [];
-    // Hidden categories stay assignable; the taxonomy is seeded first if this is its first use.
-    if (categoryId !== null && !(await this.categories.isCategoryOf(context, categoryId))) {
+    // Hidden categories stay assignable. A system one is known from its id (reference data); only a user's own is read.
+    if (categoryId !== null && !(await this.categories.isCategoryOf(userId, categoryId))) {
       issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['categoryId'] });
     }
     // Unknown, deleted, another user's or archived: each refused at its own element's path.

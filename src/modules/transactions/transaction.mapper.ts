@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
-import { systemCategoriesOf } from '../categories/user-categories.js';
 import type { TagSummary } from '../tags/tag-directory.js';
 import type { CounterpartyResponse, TransactionCategoryResponse, TransactionResponse } from './http/transaction.responses.js';
 
@@ -20,7 +19,7 @@ export type TransactionRow = Selectable<TransactionsTable> & {
 };
 
 /** `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even before its fan-out has run. */
-export function toTransactionResponse(userId: string, row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
+export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
   const tags = row.tag_ids.flatMap((tagId) => liveTags.get(tagId) ?? []);
   return {
     id: row.id,
@@ -32,7 +31,7 @@ export function toTransactionResponse(userId: string, row: TransactionRow, liveT
     amount: Number(row.amount),
     authorizedDate: row.authorized_date,
     date: row.date,
-    category: categoryOf(userId, row),
+    category: categoryOf(row),
     counterparties: row.counterparties as CounterpartyResponse[] | null,
     institutionLogo: row.institution_logo,
     institutionName: row.institution_name,
@@ -66,24 +65,16 @@ export function logoDomainOf(institutionUrl: string | null): string | null {
   }
 }
 
-/**
- * The category as the categories read model has it now; for a user whose taxonomy is not seeded
- * yet (transactions that predate seeding), the system category as seeded, which nothing has edited.
- */
-function categoryOf(userId: string, row: TransactionRow): TransactionCategoryResponse | null {
-  if (!row.category_id) return null;
-  if (row.category_name !== null && row.category_group_id !== null) {
-    return {
-      id: row.category_id,
-      name: row.category_name,
-      iconKey: row.category_icon_key ?? '',
-      systemKey: row.category_system_key,
-      groupId: row.category_group_id,
-      groupName: row.category_group_name ?? '',
-      groupSystemKey: row.category_group_system_key,
-    };
-  }
-  const seeded = systemCategoriesOf(userId).get(row.category_id);
-  if (!seeded) return null;
-  return { id: seeded.id, name: seeded.name, iconKey: seeded.iconKey, systemKey: seeded.systemKey, groupId: seeded.groupId, groupName: seeded.groupName, groupSystemKey: seeded.groupSystemKey };
+/** The category as the categories read model has it now (decision 0034). */
+function categoryOf(row: TransactionRow): TransactionCategoryResponse | null {
+  if (!row.category_id || row.category_name === null || row.category_group_id === null) return null;
+  return {
+    id: row.category_id,
+    name: row.category_name,
+    iconKey: row.category_icon_key ?? '',
+    systemKey: row.category_system_key,
+    groupId: row.category_group_id,
+    groupName: row.category_group_name ?? '',
+    groupSystemKey: row.category_group_system_key,
+  };
 }

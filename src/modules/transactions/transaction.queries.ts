@@ -5,8 +5,7 @@ import { NotFoundError, invalid } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { requireLiveAccounts } from '../accounts/account.queries.js';
-import { isTaxonomySeeded } from '../categories/category-directory.js';
-import { categoryIdsInGroups, systemCategoriesOf } from '../categories/user-categories.js';
+import { isCategoryOf, userCategories, userCategoryGroups } from '../categories/category-directory.js';
 import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
 import { decodeCursor, encodeCursor } from './transaction-cursor.js';
@@ -58,35 +57,28 @@ export function selectTransactions(db: Kysely<Database>, userId: string) {
     .innerJoin('accounts as a', (join) => join.onRef('a.id', '=', 't.account_id').on('a.deleted_at', 'is', null))
     .selectAll('t')
     .select(['a.name as account_name', 'a.type as account_type', 'a.subtype as account_subtype', 'a.institution_name', 'a.institution_logo', 'a.institution_url'])
-    // The category is joined at read time, so a rename or a move shows on every transaction at once (decision 0011).
-    .leftJoin('categories as c', (join) => join.onRef('c.id', '=', 't.category_id').onRef('c.user_id', '=', 't.user_id'))
-    .leftJoin('category_groups as g', 'g.id', 'c.group_id')
+    // The category is joined at read time, so a rename or a move shows on every transaction at once (decisions 0011, 0034).
+    .leftJoin(userCategories(userId, 'c'), 'c.id', 't.category_id')
+    .leftJoin(userCategoryGroups(userId, 'g'), 'g.id', 'c.group_id')
     .select(['c.name as category_name', 'c.icon_key as category_icon_key', 'c.system_key as category_system_key', 'c.group_id as category_group_id'])
     .select(['g.name as category_group_name', 'g.system_key as category_group_system_key'])
     .where('t.user_id', '=', userId);
 }
 
 /** One keyset page (plus one row, to know whether more follow), newest first. */
-export function listTransactionsQuery(db: Kysely<Database>, userId: string, filter: TransactionListFilter, seeded = true) {
+export function listTransactionsQuery(db: Kysely<Database>, userId: string, filter: TransactionListFilter) {
   if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) throw invalid(['startDate'], 'startDate must not be after endDate');
   let query = selectTransactions(db, userId);
   if (filter.accountIds.length > 0) query = query.where('t.account_id', 'in', filter.accountIds);
   if (filter.categoryId) query = query.where('t.category_id', '=', filter.categoryId);
   if (filter.categoryGroups.length > 0) {
-    if (seeded) {
-      // Through the read model: a category moved to another group follows it.
-      const inGroups = db
-        .selectFrom('categories as fc')
-        .innerJoin('category_groups as fg', 'fg.id', 'fc.group_id')
-        .select('fc.id')
-        .where('fc.user_id', '=', userId)
-        .where('fg.system_key', 'in', filter.categoryGroups);
-      query = query.where('t.category_id', 'in', inGroups);
-    } else {
-      // Not seeded yet: nothing was ever moved, so the taxonomy as seeded says it.
-      const categoryIds = categoryIdsInGroups(userId, filter.categoryGroups);
-      query = categoryIds.length > 0 ? query.where('t.category_id', 'in', categoryIds) : query.where(sql<boolean>`false`);
-    }
+    // Through the read model: a category moved to another group follows it.
+    const inGroups = db
+      .selectFrom(userCategories(userId, 'fc'))
+      .innerJoin(userCategoryGroups(userId, 'fg'), 'fg.id', 'fc.group_id')
+      .select('fc.id')
+      .where('fg.system_key', 'in', filter.categoryGroups);
+    query = query.where('t.category_id', 'in', inGroups);
   }
   if (filter.tagId) {
     // The GIN index on tag_ids finds the carriers; a deleted tag is carried by nothing any more.
@@ -109,15 +101,14 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId, filter }: ListTransactions): Promise<TransactionPageResponse> {
-    const seeded = (filter.categoryGroups.length === 0 && !filter.categoryId) || (await isTaxonomySeeded(this.db, userId));
     // The page is read beside the filter's checks: a filter that names something not the user's answers 404 either way.
-    const [rows] = await Promise.all([listTransactionsQuery(this.db, userId, filter, seeded).execute(), requireFilterTargets(this.db, userId, filter, seeded)]);
+    const [rows] = await Promise.all([listTransactionsQuery(this.db, userId, filter).execute(), requireFilterTargets(this.db, userId, filter)]);
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
     const liveTags = await liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids));
     const hasMore = rows.length > filter.limit;
     return {
-      transactions: page.map((row) => toTransactionResponse(userId, row, liveTags)),
+      transactions: page.map((row) => toTransactionResponse(row, liveTags)),
       hasMore,
       nextCursor: hasMore && last ? encodeCursor(userId, { date: last.date, createdAt: last.created_at.toISOString(), id: last.id }) : null,
     };
@@ -129,14 +120,11 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
  * one of their tags (not deleted). Another user's id, or one that names nothing, is a 404 — the
  * same answer everywhere, never an empty page that reads like "nothing there".
  */
-async function requireFilterTargets(db: Kysely<Database>, userId: string, filter: TransactionListFilter, seeded: boolean): Promise<void> {
+async function requireFilterTargets(db: Kysely<Database>, userId: string, filter: TransactionListFilter): Promise<void> {
   const { categoryId, tagId } = filter;
   const checks: Promise<void>[] = [requireLiveAccounts(db, userId, filter.accountIds)];
   if (categoryId) {
-    // Before seeding, the user's categories are the system taxonomy as it will be seeded.
-    const own = seeded
-      ? db.selectFrom('categories').select('id').where('id', '=', categoryId).where('user_id', '=', userId).executeTakeFirst().then((row) => row !== undefined)
-      : Promise.resolve(systemCategoriesOf(userId).has(categoryId));
+    const own = isCategoryOf(db, userId, categoryId);
     checks.push(own.then((found) => (found ? undefined : Promise.reject(new NotFoundError('Category')))));
   }
   if (tagId) {
@@ -153,7 +141,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction> {
   async execute({ userId, transactionId }: GetTransaction): Promise<TransactionResponse> {
     const row = await selectTransactions(this.db, userId).where('t.id', '=', transactionId).executeTakeFirst();
     if (!row) throw new NotFoundError('Transaction');
-    return toTransactionResponse(userId, row, await liveTagsById(this.db, userId, row.tag_ids));
+    return toTransactionResponse(row, await liveTagsById(this.db, userId, row.tag_ids));
   }
 }
 

@@ -11,9 +11,8 @@ import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
 import type { CategoryChanges } from '../category-taxonomy.js';
 import { ExecuteCategoryTaxonomyCommand } from '../category.commands.js';
-import { CATEGORIES_READ_MODEL, CategoryDirectory } from '../category-directory.js';
+import { CATEGORIES_READ_MODEL } from '../category-directory.js';
 import { GetCategory, GetCategoryGroup, ListCategories } from '../category.queries.js';
-import { CURRENT_TAXONOMY_VERSION } from '../system-taxonomy.js';
 import { CreateCategoryGroupRequest, CreateCategoryRequest, PatchCategoryRequest } from './category.requests.js';
 import { CategoryGroupResponse, CategoryListResponse, CategoryResponse } from './category.responses.js';
 
@@ -27,16 +26,14 @@ export class CategoriesHttpController {
   constructor(
     private readonly commands: ConsistentCommandBus,
     private readonly queries: QueryBus,
-    private readonly directory: CategoryDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listCategories', summary: "Your category groups and categories (the system taxonomy is seeded on first use), each sorted by order" })
+  @ApiOperation({ operationId: 'listCategories', summary: 'Your category groups and categories (the system taxonomy with your edits, and your own), each sorted by order' })
   @ApiOkResponse({ type: CategoryListResponse })
   @ApiErrors(401, 403, 503)
-  async list(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace): Promise<CategoryListResponse> {
-    await this.directory.ensureSeeded(userCommandContext(principal, trace, this.clock));
+  async list(@CurrentPrincipal() principal: Principal): Promise<CategoryListResponse> {
     return this.queries.execute(new ListCategories(principal.user.id));
   }
 
@@ -47,7 +44,7 @@ export class CategoriesHttpController {
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryRequest): Promise<CategoryResponse> {
     const context = userCommandContext(principal, trace, this.clock);
     const categoryId = newId();
-    const command = { type: 'CreateCategory' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, categoryId, groupId: body.groupId.toLowerCase(), name: body.name.trim(), iconKey: body.iconKey };
+    const command = { type: 'CreateCategory' as const, userId: context.userId, categoryId, groupId: body.groupId.toLowerCase(), name: body.name.trim(), iconKey: body.iconKey };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
     return this.queries.execute(new GetCategory(context.userId, categoryId));
   }
@@ -59,7 +56,7 @@ export class CategoriesHttpController {
   async createGroup(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryGroupRequest): Promise<CategoryGroupResponse> {
     const context = userCommandContext(principal, trace, this.clock);
     const groupId = newId();
-    const command = { type: 'CreateCategoryGroup' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, groupId, name: body.name.trim() };
+    const command = { type: 'CreateCategoryGroup' as const, userId: context.userId, groupId, name: body.name.trim() };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
     return this.queries.execute(new GetCategoryGroup(context.userId, groupId));
   }
@@ -78,7 +75,7 @@ export class CategoriesHttpController {
     @Body() body: PatchCategoryRequest,
   ): Promise<CategoryResponse> {
     const context = userCommandContext(principal, trace, this.clock);
-    const command = { type: 'EditCategory' as const, userId: context.userId, taxonomyVersion: CURRENT_TAXONOMY_VERSION, categoryId, changes: changesOf(body) };
+    const command = { type: 'EditCategory' as const, userId: context.userId, categoryId, changes: changesOf(body) };
     await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
     return this.queries.execute(new GetCategory(context.userId, categoryId));
   }

@@ -6,7 +6,6 @@ import { toAmountNumber } from '../../../core/money.js';
 import { calendarDayIn } from '../../../core/time-zone.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
-import { systemCategoriesOf } from '../../categories/user-categories.js';
 import { userTimeZone } from '../../settings/user-settings.queries.js';
 import type { RecurringStreamResponse, RecurringStreamsResponse } from './http/recurring.responses.js';
 
@@ -70,15 +69,15 @@ export class ListRecurringStreamsHandler implements IQueryHandler<ListRecurringS
              c.group_id AS category_group_id, g.name AS category_group_name, g.system_key AS category_group_system_key, r.updated_at
         FROM recurring_streams r
         JOIN accounts a ON a.id = r.account_id AND a.user_id = r.user_id AND a.deleted_at IS NULL
-        LEFT JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
-        LEFT JOIN category_groups g ON g.id = c.group_id
+        LEFT JOIN user_categories(${userId}::uuid) c ON c.id = r.category_id
+        LEFT JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
        WHERE r.user_id = ${userId} AND r.status <> 'TOMBSTONED' AND r.active_until >= ${today}
        ORDER BY r.predicted_next_date, r.id`.execute(this.db);
-    return { streams: rows.map((row) => recurringStreamOf(userId, row)) };
+    return { streams: rows.map(recurringStreamOf) };
   }
 }
 
-export function recurringStreamOf(userId: string, row: RecurringStreamRow): RecurringStreamResponse {
+export function recurringStreamOf(row: RecurringStreamRow): RecurringStreamResponse {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -87,7 +86,7 @@ export function recurringStreamOf(userId: string, row: RecurringStreamRow): Recu
     accountSubtype: row.account_subtype,
     averageAmount: toAmountNumber(row.average_amount) as number,
     lastAmount: toAmountNumber(row.last_amount) as number,
-    category: categoryOf(userId, row),
+    category: categoryOf(row),
     description: row.description,
     firstDate: row.first_date,
     lastDate: row.last_date,
@@ -106,20 +105,16 @@ export function recurringStreamOf(userId: string, row: RecurringStreamRow): Recu
   };
 }
 
-/** As the categories read model names it now; a system category not seeded there yet, as seeded. */
-function categoryOf(userId: string, row: RecurringStreamRow): RecurringStreamResponse['category'] {
-  if (row.category_id === null) return null;
-  if (row.category_name !== null && row.category_group_id !== null) {
-    return {
-      id: row.category_id,
-      name: row.category_name,
-      iconKey: row.category_icon_key ?? '',
-      systemKey: row.category_system_key,
-      groupId: row.category_group_id,
-      groupName: row.category_group_name ?? '',
-      groupSystemKey: row.category_group_system_key,
-    };
-  }
-  const seeded = systemCategoriesOf(userId).get(row.category_id);
-  return seeded ? { ...seeded } : null;
+/** As the categories read model names it now. */
+function categoryOf(row: RecurringStreamRow): RecurringStreamResponse['category'] {
+  if (row.category_id === null || row.category_name === null || row.category_group_id === null) return null;
+  return {
+    id: row.category_id,
+    name: row.category_name,
+    iconKey: row.category_icon_key ?? '',
+    systemKey: row.category_system_key,
+    groupId: row.category_group_id,
+    groupName: row.category_group_name ?? '',
+    groupSystemKey: row.category_group_system_key,
+  };
 }

@@ -1,7 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../infrastructure/database/schema.js';
-import { isTaxonomySeeded } from '../../categories/category-directory.js';
-import { categoryIdsInGroups, systemCategoryId } from '../../categories/user-categories.js';
 
 /** Money in these groups is not spending: it is income, or money moving between the user's own accounts. */
 export const NOT_SPENDING_GROUPS = ['INCOME', 'TRANSFER_IN', 'TRANSFER_OUT'] as const;
@@ -15,15 +13,11 @@ export const NOT_SPENDING_CATEGORIES = ['LOAN_PAYMENTS_CREDIT_CARD_PAYMENT'] as 
 /**
  * The user's categories whose money is not spending, read when asked (from the categories read
  * model), so marking a category `excludeFromInsights` or moving it into or out of a group moves
- * the money at once. A user whose taxonomy is not seeded yet has the system taxonomy as seeded.
+ * the money at once.
  */
 export async function categoriesNotSpending(db: Kysely<Database>, userId: string): Promise<string[]> {
-  if (!(await isTaxonomySeeded(db, userId))) {
-    return [...categoryIdsInGroups(userId, NOT_SPENDING_GROUPS), ...NOT_SPENDING_CATEGORIES.map((key) => systemCategoryId(userId, key))];
-  }
   const { rows } = await sql<{ id: string }>`
-    SELECT c.id FROM categories c JOIN category_groups g ON g.id = c.group_id
-     WHERE c.user_id = ${userId}
-       AND (c.exclude_from_insights OR g.system_key = ANY(${[...NOT_SPENDING_GROUPS]}::text[]) OR c.system_key = ANY(${[...NOT_SPENDING_CATEGORIES]}::text[]))`.execute(db);
+    SELECT c.id FROM user_categories(${userId}::uuid) c JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
+     WHERE (c.exclude_from_insights OR g.system_key = ANY(${[...NOT_SPENDING_GROUPS]}::text[]) OR c.system_key = ANY(${[...NOT_SPENDING_CATEGORIES]}::text[]))`.execute(db);
   return rows.map((row) => row.id);
 }

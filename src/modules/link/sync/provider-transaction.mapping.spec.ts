@@ -1,4 +1,4 @@
-import { systemCategoriesOf } from '../../categories/user-categories.js';
+import { systemTaxonomyOf } from '../../categories/user-categories.js';
 import { linkedAccountIdOf } from '../link-items/link-item.js';
 import { generateSandboxHistory } from '../sandbox-bank/index.js';
 import { importedTransactionIdOf, importedTransactionOf } from './provider-transaction.mapping.js';
@@ -8,7 +8,7 @@ const userId = '0b8f1c52-61a4-4f0e-9d3c-5a7e2b9c1d40';
 
 describe('provider transaction mapping', () => {
   it("maps every sandbox transaction's category systemKey to one of the user's system categories", () => {
-    const categories = systemCategoriesOf(userId);
+    const { categories } = systemTaxonomyOf(userId);
     for (const transaction of history.transactions) {
       const { categoryId } = importedTransactionOf(userId, 'item-1', transaction);
       if (transaction.categorySystemKey === null) expect(categoryId).toBeNull();

@@ -1,5 +1,5 @@
 import { nameBasedId } from '../../../core/ids.js';
-import { systemCategoriesOf, systemCategoryId } from '../../categories/user-categories.js';
+import { systemCategoryId, systemTaxonomyOf } from '../../categories/user-categories.js';
 import type { ProviderValues, TransactionImported } from '../../transactions/imported-transaction.js';
 import type { ProviderTransaction } from '../bank-link.port.js';
 import { linkedAccountIdOf } from '../link-items/link-item.js';
@@ -18,7 +18,7 @@ export function importedTransactionIdOf(userId: string, linkItemId: string, prov
 export function categoryIdOf(userId: string, categorySystemKey: string | null): string | null {
   if (categorySystemKey === null) return null;
   const id = systemCategoryId(userId, categorySystemKey);
-  return systemCategoriesOf(userId).has(id) ? id : null;
+  return systemTaxonomyOf(userId).categories.has(id) ? id : null;
 }
 
 export function providerValuesFrom(userId: string, transaction: ProviderTransaction): ProviderValues {

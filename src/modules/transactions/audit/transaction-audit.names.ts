@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../infrastructure/database/schema.js';
-import { systemCategoriesOf } from '../../categories/user-categories.js';
+import { userCategories } from '../../categories/category-directory.js';
 import type { AuditedEvent, AuditedFieldChange, TransactionAudit } from './transaction-audit.report.js';
 
 /** Who the user is, and what the ids the history holds are called now. */
@@ -59,18 +59,15 @@ export function nameAudit(audit: TransactionAudit, names: AuditNames): NamedTran
 }
 
 /**
- * What the read models call them now: the user's email and name, their categories (the system
- * taxonomy as it will be seeded, for a user not seeded yet) and their tags, deleted ones included.
+ * What the read models call them now: the user's email and name, their categories and their
+ * tags, deleted ones included.
  */
 export async function auditNamesOf(db: Kysely<Database>, audit: TransactionAudit): Promise<AuditNames> {
   const { categories, tags } = namedIdsOf(audit);
   const [user, categoryRows, tagRows] = await Promise.all([
     db.selectFrom('users').select(['email', 'name']).where('id', '=', audit.userId).executeTakeFirst(),
-    categories.length === 0 ? [] : db.selectFrom('categories').select(['id', 'name']).where('user_id', '=', audit.userId).where('id', 'in', categories).execute(),
+    categories.length === 0 ? [] : db.selectFrom(userCategories(audit.userId, 'c')).select(['id', 'name']).where('id', 'in', categories).execute(),
     tags.length === 0 ? [] : db.selectFrom('tags').select(['id', 'name']).where('user_id', '=', audit.userId).where('id', 'in', tags).execute(),
   ]);
-  const seeded = systemCategoriesOf(audit.userId);
-  const categoryNames = new Map(categories.flatMap((id) => (seeded.has(id) ? [[id, seeded.get(id)!.name] as const] : [])));
-  for (const row of categoryRows) categoryNames.set(row.id, row.name);
-  return { user: user ?? null, categories: categoryNames, tags: new Map(tagRows.map((row) => [row.id, row.name])) };
+  return { user: user ?? null, categories: new Map(categoryRows.map((row) => [row.id, row.name])), tags: new Map(tagRows.map((row) => [row.id, row.name])) };
 }

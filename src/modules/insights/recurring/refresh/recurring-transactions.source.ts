@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../../infrastructure/database/schema.js';
-import { systemCategoriesOf } from '../../../categories/user-categories.js';
+import { systemTaxonomyOf } from '../../../categories/user-categories.js';
 import type { RecurringCounterparty, RecurringTransaction } from '../recurring-stream.types.js';
 import { editTouches, type TransactionEvent } from '../../../transactions/transaction.js';
 
@@ -14,7 +14,6 @@ export interface RecurringTransactionRow {
   readonly merchant_name: string | null;
   readonly counterparties: unknown[] | null;
   readonly category_id: string | null;
-  readonly category_system_key: string | null;
   readonly pending: boolean;
 }
 
@@ -26,10 +25,9 @@ export interface RecurringTransactionRow {
 export async function loadRecurringTransactions(db: Kysely<Database>, userId: string): Promise<RecurringTransactionRow[]> {
   const { rows } = await sql<RecurringTransactionRow>`
     SELECT t.id, t.account_id, t.amount::text AS amount, to_char(t.date, 'YYYY-MM-DD') AS date, t.name, t.merchant_name,
-           t.counterparties, t.category_id, c.system_key AS category_system_key, t.pending
+           t.counterparties, t.category_id, t.pending
       FROM transactions t
       JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id AND a.deleted_at IS NULL
-      LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
      WHERE t.user_id = ${userId}`.execute(db);
   return rows;
 }
@@ -44,7 +42,7 @@ export function mayChangeRecurringStreams(event: TransactionEvent): boolean {
   return event.type !== 'TransactionEdited' || editTouches(event, ['name', 'merchantName', 'amount', 'date', 'categoryId']);
 }
 
-/** The engine's view of a row; a category the read model has not seeded yet is the system one its id names. */
+/** The engine's view of a row. A system category's key never changes, so its id (reference data) says it; a user's own has none. */
 export function toRecurringTransaction(userId: string, row: RecurringTransactionRow): RecurringTransaction {
   return {
     id: row.id,
@@ -54,7 +52,7 @@ export function toRecurringTransaction(userId: string, row: RecurringTransaction
     name: row.name,
     merchantName: row.merchant_name,
     counterparties: counterpartiesOf(row.counterparties),
-    categorySystemKey: row.category_system_key ?? (row.category_id === null ? null : (systemCategoriesOf(userId).get(row.category_id)?.systemKey ?? null)),
+    categorySystemKey: row.category_id === null ? null : (systemTaxonomyOf(userId).categories.get(row.category_id)?.systemKey ?? null),
     pending: row.pending,
   };
 }
