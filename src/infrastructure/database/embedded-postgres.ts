@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CREDENTIALS_FILE, DATABASE, type EmbeddedCredentials, keptCredentials, SERVICE_ROLE, SUPERUSER } from './embedded/embedded-credentials.js';
 import { prepareServiceRole } from './embedded/embedded-roles.js';
@@ -36,7 +36,6 @@ export class EmbeddedPortTakenError extends Error {}
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: EmbeddedLog): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
-  await letPostgresUserThrough(dataDir);
   const credentials = await keptCredentials(dataDir);
   const users = new EmbeddedUsers(dataDir);
   await users.enter();
@@ -118,14 +117,4 @@ async function ensureServer(dataDir: string, port: number, credentials: Embedded
     if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL of ${dataDir} was still ${running?.status ?? 'starting'} after 120 s`);
     await sleep(100);
   }
-}
-
-/**
- * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through DATA_DIR
- * (a private temp directory is 0700) to reach its own 0700 data directory inside.
- */
-async function letPostgresUserThrough(dataDir: string): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  const { mode } = await stat(dataDir);
-  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o777) | 0o011);
 }

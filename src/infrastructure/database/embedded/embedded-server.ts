@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { chown, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { arch, platform } from 'node:os';
 import path from 'node:path';
@@ -81,6 +81,7 @@ export function isListening(port: number): Promise<boolean> {
 export async function initialiseCluster(databaseDir: string, superuser: string, password: string): Promise<void> {
   const { initdb } = await binaries();
   const owner = await osUser();
+  await letPostgresUserThrough(path.dirname(databaseDir));
   await mkdir(databaseDir, { recursive: true, mode: 0o700 });
   const passwordFile = path.join(path.dirname(databaseDir), `.initdb-password.${process.pid}`);
   await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -106,6 +107,7 @@ export async function initialiseCluster(databaseDir: string, superuser: string, 
 export async function launchPostmaster(databaseDir: string, port: number, logFile: string): Promise<void> {
   const { postgres } = await binaries();
   const owner = await osUser();
+  await letPostgresUserThrough(path.dirname(databaseDir));
   const flags = ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   const output = openSync(logFile, 'a', 0o600);
   const exited: { code: number | null } = { code: null };
@@ -152,4 +154,14 @@ async function osUser(): Promise<OsUser> {
 async function tail(file: string): Promise<string> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').slice(-15).join('\n');
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through DATA_DIR
+ * (a private temp directory is 0700) to reach its own 0700 data directory inside.
+ */
+async function letPostgresUserThrough(dataDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o777) | 0o011);
 }
