@@ -137,3 +137,39 @@ describe('the embedded PostgreSQL', () => {
     await again.stop();
   }, 90_000);
 });
+
+describe('keeping the embedded PostgreSQL running', () => {
+  it('starts it again when it is stopped, and gives up (for the service to exit) when it cannot', async () => {
+    const dataDir = await freshDataDir();
+    const databaseDir = path.join(dataDir, 'postgres');
+    const port = await freePort();
+    const embedded = await startEmbeddedPostgres(dataDir, port, quiet);
+    const lost: Error[] = [];
+    embedded.keepRunning((error) => lost.push(error), 1500);
+
+    await stopPostmaster(databaseDir);
+    const deadline = Date.now() + 10_000;
+    while ((await runningPostmaster(databaseDir))?.status !== 'ready' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await query(embedded.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+
+    // The port taken the moment the server is gone (again, should the keeper have been quicker).
+    const rogue = net.createServer((socket) => socket.destroy());
+    for (let attempt = 1; ; attempt++) {
+      await stopPostmaster(databaseDir);
+      const bound = await new Promise<boolean>((resolve) => {
+        rogue.once('error', () => resolve(false));
+        rogue.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) break;
+      if (attempt === 5) throw new Error(`port ${port} could not be taken from the restarted server`);
+    }
+    try {
+      const giving = Date.now() + 10_000;
+      while (lost.length === 0 && Date.now() < giving) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lost[0]).toBeInstanceOf(EmbeddedPortTakenError);
+    } finally {
+      await new Promise((resolve) => rogue.close(resolve));
+    }
+    await embedded.stop();
+  }, 60_000);
+});
