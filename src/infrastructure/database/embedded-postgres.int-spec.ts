@@ -69,6 +69,16 @@ describe('the embedded PostgreSQL', () => {
     expect(await runningPostmaster(path.join(dataDir, 'postgres'))).toBeNull();
   }, 60_000);
 
+  it('is created once and shared when two users start together on a new DATA_DIR', async () => {
+    const dataDir = await freshDataDir();
+    const port = await freePort();
+    const [first, second] = await Promise.all([startEmbeddedPostgres(dataDir, port, quiet), startEmbeddedPostgres(dataDir, port, quiet)]);
+    expect(first.url).toBe(second.url);
+    expect(await query(second.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await first.stop();
+    await second.stop();
+  }, 60_000);
+
   it('refuses a port another program listens on, before sending it anything', async () => {
     const received: Buffer[] = [];
     const rogue = net.createServer((socket) => socket.on('data', (chunk: Buffer) => received.push(chunk)));

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CREDENTIALS_FILE, DATABASE, type EmbeddedCredentials, keptCredentials, SERVICE_ROLE, SUPERUSER } from './embedded/embedded-credentials.js';
 import { prepareServiceRole } from './embedded/embedded-roles.js';
-import { initialiseCluster, isListening, launchPostmaster, runningPostmaster, sleep, stopPostmaster } from './embedded/embedded-server.js';
+import { initialiseCluster, isAlive, isListening, launchPostmaster, runningPostmaster, sleep, stopPostmaster } from './embedded/embedded-server.js';
 import { EmbeddedUsers } from './embedded/embedded-users.js';
 
 export interface EmbeddedLog {
@@ -101,9 +101,9 @@ async function ensureServer(dataDir: string, port: number, credentials: Embedded
           `127.0.0.1:${port} (EMBEDDED_POSTGRES_PORT) is taken by a program that is not the PostgreSQL of ${databaseDir}; nothing was sent to it. Stop that program or choose another EMBEDDED_POSTGRES_PORT`,
         );
       }
-      if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-        log.info(`creating the embedded PostgreSQL in ${databaseDir} (passwords in ${path.join(dataDir, CREDENTIALS_FILE)})`);
-        await initialiseCluster(databaseDir, SUPERUSER, credentials.superuserPassword);
+      if (!existsSync(path.join(databaseDir, 'PG_VERSION')) && !(await initialiseAlone(dataDir, credentials, log))) {
+        await sleep(100);
+        continue;
       }
       try {
         await launchPostmaster(databaseDir, port, path.join(dataDir, 'postgres.log'));
@@ -111,10 +111,32 @@ async function ensureServer(dataDir: string, port: number, credentials: Embedded
         return;
       } catch (error) {
         // Another process starting at the same moment won: its server is the one to use.
-        if (!(await runningPostmaster(databaseDir))) throw error;
+        if (!(error as Error).message.includes('lock file "postmaster.pid" already exists')) throw error;
       }
     }
     if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL of ${dataDir} was still ${running?.status ?? 'starting'} after 120 s`);
     await sleep(100);
+  }
+}
+
+/** initdb by one process at a time (processes starting together on a new DATA_DIR); false: another one is at it. */
+async function initialiseAlone(dataDir: string, credentials: EmbeddedCredentials, log: EmbeddedLog): Promise<boolean> {
+  const lock = path.join(dataDir, 'postgres.initdb-lock');
+  try {
+    await writeFile(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
+    // Empty: its holder is writing its pid this moment.
+    if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) await unlink(lock).catch(() => undefined);
+    return false;
+  }
+  try {
+    if (existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))) return true;
+    log.info(`creating the embedded PostgreSQL in ${path.join(dataDir, 'postgres')} (passwords in ${path.join(dataDir, CREDENTIALS_FILE)})`);
+    await initialiseCluster(path.join(dataDir, 'postgres'), SUPERUSER, credentials.superuserPassword);
+    return true;
+  } finally {
+    await unlink(lock);
   }
 }
