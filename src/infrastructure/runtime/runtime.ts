@@ -50,10 +50,14 @@ export interface OpenedDatabase {
 
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a service already running there). */
 export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20, applicationName?: string): Promise<OpenedDatabase> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, (line) => log.debug({ postgres: line }));
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, embeddedLog(log));
   const url = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const connection = connectDatabase(url, { max: poolSize, searchPath: readModelSearchPath(PROJECTIONS), ...(applicationName ? { applicationName } : {}) });
   return { connection, embedded };
+}
+
+function embeddedLog(log: Logger) {
+  return { info: (message: string) => log.info({ postgres: 'embedded' }, message), warn: (message: string) => log.warn({ postgres: 'embedded' }, message) };
 }
 
 export function createEventStore(config: AppConfig, connection: DatabaseConnection, log?: Logger): EventStore {
@@ -111,6 +115,12 @@ async function startServices(
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const { connection: database, embedded } = await openDatabase(config, log, 30);
+  // A server gone from under the service is started again; one that cannot be is a reason to exit, for a supervisor to restart the service (decision 0030).
+  embedded?.keepRunning((error) => {
+    log.fatal({ err: error }, 'the embedded PostgreSQL is gone and cannot be started again: exiting');
+    log.flush();
+    process.exit(1);
+  });
   const consumers = [...PROJECTIONS, ...(options.reactions?.(clock, config) ?? [])];
   const setups = await migrate(database.db, consumers);
   for (const setup of setups) if (setup.action !== 'current') log.info({ projection: setup.name, action: setup.action }, 'projection prepared');
