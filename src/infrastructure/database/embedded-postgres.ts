@@ -101,7 +101,9 @@ async function ensureServer(dataDir: string, port: number, credentials: Embedded
           `127.0.0.1:${port} (EMBEDDED_POSTGRES_PORT) is taken by a program that is not the PostgreSQL of ${databaseDir}; nothing was sent to it. Stop that program or choose another EMBEDDED_POSTGRES_PORT`,
         );
       }
-      if (!existsSync(path.join(databaseDir, 'PG_VERSION')) && !(await initialiseAlone(dataDir, credentials, log))) {
+      // initdb writes PG_VERSION long before it is done: while another process holds the lock, the cluster is not there yet.
+      const initialised = existsSync(path.join(databaseDir, 'PG_VERSION')) && !existsSync(initdbLock(dataDir));
+      if (!initialised && !(await initialiseAlone(dataDir, credentials, log))) {
         await sleep(100);
         continue;
       }
@@ -119,9 +121,11 @@ async function ensureServer(dataDir: string, port: number, credentials: Embedded
   }
 }
 
+const initdbLock = (dataDir: string) => path.join(dataDir, 'postgres.initdb-lock');
+
 /** initdb by one process at a time (processes starting together on a new DATA_DIR); false: another one is at it. */
 async function initialiseAlone(dataDir: string, credentials: EmbeddedCredentials, log: EmbeddedLog): Promise<boolean> {
-  const lock = path.join(dataDir, 'postgres.initdb-lock');
+  const lock = initdbLock(dataDir);
   try {
     await writeFile(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
   } catch (error) {
