@@ -18,7 +18,7 @@ import { pollingSubscription } from './polling-subscription.js';
 import { FeedHorizon, type FeedHorizonOptions, HORIZON, VISIBLE } from './feed-horizon.js';
 import { InlineProjections } from './inline-projections.js';
 import { PipelinedTransaction } from './pipelined-transaction.js';
-import { inlineKey, type ProjectionDefinition, readModelSearchPath } from '../projections/projection.js';
+import { inlineKey, type ProjectionDefinition, readModelSearchPath, SHARE_INLINE_LOCKS } from '../projections/projection.js';
 import { isTransientError } from '../projections/projection-failure.js';
 
 interface EventRow {
@@ -150,6 +150,7 @@ export class PostgresEventStore implements EventStore {
     const keys = inline.map(inlineKey);
     const stamped = events.map((event) => ({ ...event, id: event.id ?? timeOrderedId() }));
     const outcome = await this.inTransaction(async (transaction) => {
+      if (keys.length > 0) transaction.send({ ...SHARE_INLINE_LOCKS, values: [keys] });
       const checks = guards.map((guard) => transaction.send({ text: `SELECT ledgerline_require(${guard.condition.sql})`, values: guard.condition.parameters }));
       const appended = transaction.send(inlineAppendStatement(streamId, stamped, expected, keys));
       const recorded = InlineProjections.recorded(streamId, stamped, expected === 'no_stream' ? 0n : expected + 1n);
@@ -233,6 +234,7 @@ export class PostgresEventStore implements EventStore {
       } else {
         rows = (
           await this.inTransaction(async (transaction) => {
+            transaction.send({ ...SHARE_INLINE_LOCKS, values: [keys] });
             const created = (await transaction.send({ text: NEW_STREAMS_STATEMENT, values })).rows as NewStreamRow[];
             const createdIds = new Set(created.map((row) => row.stream_id));
             const recorded = events

@@ -107,13 +107,16 @@ describe('projections rebuild', () => {
     const userId = randomUUID();
     let writing = true;
     let written = 0;
-    const writes = (async () => {
-      while (writing) {
-        const { streamId, event } = transactionCreated(accountId, userId, `During ${written}`);
-        await store.appendToStream(streamId, [event], 'no_stream');
-        written += 1;
-      }
-    })();
+    // Four writers, so that inline writes are in flight as the switch renames the schemas.
+    const writes = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (writing) {
+          const { streamId, event } = transactionCreated(accountId, userId, `During ${written}`);
+          await store.appendToStream(streamId, [event], 'no_stream');
+          written += 1;
+        }
+      }),
+    );
     const readerErrors: unknown[] = [];
     const shrinks: string[] = [];
     let reads = 0;

@@ -5,7 +5,7 @@ import type { Database } from '../database/schema.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { CHECKPOINT_CHANNEL } from './checkpoint-watch.js';
 import { positionOf } from './parked-events.js';
-import { type ProjectionDefinition, projectionSchema } from './projection.js';
+import { INLINE_LOCK_KEY, type ProjectionDefinition, projectionSchema } from './projection.js';
 import { acquireLease } from './lease.js';
 import { analyzeSchema, readReplayBatch, REPLAY_BATCH_SIZE, schemaExists } from './projection-replay.js';
 import { ProjectionSupersededError, projectionTransaction } from './projection-transaction.js';
@@ -44,6 +44,9 @@ export class RebuildRefusedError extends Error {}
 export function shadowSchema(projection: Pick<ProjectionDefinition, 'name' | 'version'>): string {
   return `${projectionSchema(projection)}_rebuild`;
 }
+
+/** How long a switch waits, its inline writers held off, for appends still open below the newest committed event. */
+const INLINE_SWITCH_WAIT_MS = 5_000;
 
 /**
  * One rebuild of a version at a time: whoever holds its lease (decision 0032) — released at the
@@ -155,13 +158,27 @@ async function switchToShadow(
   return projectionTransaction(db, projection, async (trx, checkpoint) => {
     const livePosition = checkpoint.position;
     let cursor = from;
-    for (;;) {
-      const batch = await readReplayBatch(store, projection, cursor.position, batchSize);
-      cursor = await applyReplayBatchIn(trx, projection, shadow, cursor, batch, { leaveOut });
-      if (!batch.atEnd) continue;
-      if (comparePositions(cursor.position, livePosition) >= 0) break;
-      throw new Error(`${name} version ${version}: the live checkpoint is past the head of the feed`);
+    const catchUp = async () => {
+      for (;;) {
+        const batch = await readReplayBatch(store, projection, cursor.position, batchSize);
+        cursor = await applyReplayBatchIn(trx, projection, shadow, cursor, batch, { leaveOut });
+        if (batch.atEnd) return;
+      }
+    };
+    await catchUp();
+    if (projection.mode === 'inline') {
+      // Inline writes in flight commit first, into the live tables; later ones wait for the switch. The
+      // shadow takes every event up to the newest committed one, waiting out appends still open below it:
+      // the daemon leaves an event applied inline out, so none may be left beyond the switch's position.
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${INLINE_LOCK_KEY(projection)}, 0))`.execute(trx);
+      const committed = await store.committedHeadPosition();
+      const deadline = Date.now() + INLINE_SWITCH_WAIT_MS;
+      for (await catchUp(); comparePositions(cursor.position, committed) < 0; await catchUp()) {
+        if (Date.now() > deadline) throw new Error(`${name} version ${version}: appends below the head stayed open ${INLINE_SWITCH_WAIT_MS} ms; run the rebuild again, it resumes`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     }
+    if (comparePositions(cursor.position, livePosition) < 0) throw new Error(`${name} version ${version}: the live checkpoint is past the head of the feed`);
     const failures = sql.id(shadow, REPLAY_FAILURES_TABLE);
     // The rebuilt model's failures are the version's open parked events; one an operator skipped stays skipped.
     const parked = await sql`

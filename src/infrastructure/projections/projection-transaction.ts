@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { GlobalPosition, RecordedEvent } from '../../core/events.js';
 import type { Database } from '../database/schema.js';
+import { PROJECTION_WRITER_APPLICATION } from '../event-store/feed-horizon.js';
 import { type ProjectionDefinition, projectionSchema } from './projection.js';
 import { describeFailure, isTransientError } from './projection-failure.js';
 
@@ -30,7 +31,8 @@ export interface StoredCheckpoint {
  *
  * The local search_path puts the version's schema (or `schema`, a rebuild's shadow) first; the
  * transaction commits without waiting for the WAL flush (decision 0014): a read model is rebuilt
- * from events, and its checkpoint commits with its rows.
+ * from events, and its checkpoint commits with its rows. It appends no event, and says so by its
+ * application name: the feed's horizon does not wait for it (whichever pool it runs on).
  */
 export function projectionTransaction<T>(
   db: Kysely<Database>,
@@ -43,7 +45,8 @@ export function projectionTransaction<T>(
     const locked = await sql<{ position_commit: string; position_prepare: string; caught_up_at: Date | null; superseded_at: Date | null }>`
       SELECT position_commit, position_prepare, caught_up_at, superseded_at,
              set_config('search_path', ${options.schema ?? projectionSchema(projection)} || ', ' || current_setting('search_path'), true),
-             set_config('synchronous_commit', 'off', true)
+             set_config('synchronous_commit', 'off', true),
+             set_config('application_name', ${PROJECTION_WRITER_APPLICATION}, true)
         FROM projection_versions WHERE name = ${name} AND version = ${version} FOR UPDATE`.execute(trx);
     const row = locked.rows[0];
     if (!row) throw new Error(`Projection ${name} version ${version} has no checkpoint row: run \`ledgerline migrate\` first`);

@@ -54,6 +54,17 @@ export function inlineKey(projection: Pick<ProjectionDefinition, 'name' | 'versi
   return `${projection.name}@${projection.version}`;
 }
 
+/**
+ * An inline write holds its read models' advisory locks shared until it commits; a rebuild's switch
+ * takes its version's alone before its last catch-up, so no inline write lands in a schema being replaced.
+ * `$1`: the inline keys.
+ */
+export const SHARE_INLINE_LOCKS = {
+  name: 'ledgerline-inline-locks',
+  text: "SELECT count(pg_advisory_xact_lock_shared(hashtextextended('ledgerline-inline:' || k, 0))) FROM unnest($1::text[]) AS k",
+};
+export const INLINE_LOCK_KEY = (projection: Pick<ProjectionDefinition, 'name' | 'version'>) => `ledgerline-inline:${inlineKey(projection)}`;
+
 /** Whether the append's own transaction already applied `event` to this version of `projection`. */
 export function appliedInlineTo(event: RecordedEvent, projection: Pick<ProjectionDefinition, 'name' | 'version'>): boolean {
   return event.appliedInline !== undefined && event.appliedInline.includes(inlineKey(projection));
