@@ -306,7 +306,8 @@ export class ProjectionDaemon {
           return { position: stored.position, parked: [] as EventFailure[], caughtUpNow };
         }
         const fresh = events.filter((event) => comparePositions(event.position, stored.position) > 0);
-        const toApply = fresh.filter((event) => !appliedInlineTo(event, projection));
+        // The feed's batches come filtered already; a catch-up's read is of the types alone.
+        const toApply = fresh.filter((event) => !appliedInlineTo(event, projection) && projectionChangedBy(projection, event));
         const parked = await applyIsolatingFailures(trx, projection, toApply, this.options.attemptsPerEvent ?? ATTEMPTS_PER_EVENT);
         for (const failure of parked) await parkEvent(trx, projection, failure);
         const passedApplied = track.passed && comparePositions(track.passed.to, stored.position) > 0 ? track.passed.applied : 0;
