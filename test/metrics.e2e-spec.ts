@@ -167,7 +167,15 @@ describe('a scrape after requests, appends, jobs and a parked event', () => {
   });
 
   it('reports jobs: durations and failures per job name, and the queue by state', async () => {
-    const { samples } = await eventually(scrape, ({ samples }) => valueOf(samples, 'ledgerline_job_failures_total', { job: 'metrics-probe-fails' }) >= 1 && valueOf(samples, 'ledgerline_job_queue_depth', { state: 'active' }) === 1, 'the probe jobs running and failing');
+    // A moment when the blocked job runs and the failing one waits for its next try (it runs again every few seconds).
+    const { samples } = await eventually(
+      scrape,
+      ({ samples }) =>
+        valueOf(samples, 'ledgerline_job_failures_total', { job: 'metrics-probe-fails' }) >= 1 &&
+        valueOf(samples, 'ledgerline_job_queue_depth', { state: 'active' }) === 1 &&
+        valueOf(samples, 'ledgerline_job_queue_depth', { state: 'delayed' }) === 2,
+      'the probe jobs running and failing',
+    );
     expect(valueOf(samples, 'ledgerline_job_duration_seconds_count', { job: 'tag-deletion-fan-out', outcome: 'completed' })).toBe(1);
     expect(valueOf(samples, 'ledgerline_job_duration_seconds_count', { job: 'metrics-probe-fails', outcome: 'failed' })).toBe(valueOf(samples, 'ledgerline_job_failures_total', { job: 'metrics-probe-fails' }));
     expect(valueOf(samples, 'ledgerline_job_failures_total', { job: 'tag-deletion-fan-out' })).toBe(0);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import {
   type AttemptReporting,
   cronOf,
+  type HandedJobState,
   intervalMillis,
   type JobDefinition,
   type JobExecutor,
@@ -108,13 +109,13 @@ export class BullMqJobRunner implements JobExecutor {
     });
   }
 
-  async stateOf(jobId: string): Promise<'missing' | 'pending' | 'completed' | 'failed'> {
+  async stateOf(jobId: string): Promise<HandedJobState> {
     const job = await this.queue.getJob(jobId);
-    if (!job) return 'missing';
+    if (!job) return { state: 'missing' };
     const state = await job.getState();
-    if (state === 'completed') return 'completed';
-    if (state === 'failed') return 'failed';
-    return state === 'unknown' ? 'missing' : 'pending';
+    if (state === 'completed') return { state: 'completed' };
+    if (state === 'failed') return { state: 'failed', reason: job.failedReason || 'failed in the queue' };
+    return { state: state === 'unknown' ? 'missing' : 'pending' };
   }
 
   onReady(listener: () => void): void {

@@ -46,6 +46,9 @@ export interface JobRunner extends JobQueue {
 /** What became of a job handed to an executor: `completed` or `failed` (its retries used up). */
 export type JobFinished = (jobId: string, outcome: { readonly failed?: string }) => Promise<void>;
 
+/** A handed job as its executor knows it; a failed one with the error of its last attempt. */
+export type HandedJobState = { readonly state: 'missing' | 'pending' | 'completed' } | { readonly state: 'failed'; readonly reason: string };
+
 /**
  * What runs jobs handed to it from the outbox: BullMQ over Redis, or this process. `take` throws
  * when it cannot take the job now (Redis away); the outbox keeps it and hands it again later.
@@ -60,7 +63,7 @@ export interface JobExecutor {
    * What the executor knows of a job handed to it: `missing` when it has no trace of it (Redis
    * restarted empty), so the outbox hands it again. Null where handed jobs do not outlive the process.
    */
-  stateOf(jobId: string): Promise<'missing' | 'pending' | 'completed' | 'failed' | null>;
+  stateOf(jobId: string): Promise<HandedJobState | null>;
   /** Called each time the executor (again) can take jobs: Redis came back. */
   onReady(listener: () => void): void;
   counts(): Promise<Record<string, number>>;

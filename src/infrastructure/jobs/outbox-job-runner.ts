@@ -190,10 +190,10 @@ export class OutboxJobRunner implements JobRunner {
     );
     let returned = false;
     for (const { job_id: jobId } of rows) {
-      const state = await this.executor.stateOf(jobId);
-      if (state === 'completed') await this.finished(jobId, undefined);
-      else if (state === 'failed') await this.finished(jobId, 'failed in the queue');
-      else if (state === 'missing') {
+      const handed = await this.executor.stateOf(jobId);
+      if (handed?.state === 'completed') await this.finished(jobId, undefined);
+      else if (handed?.state === 'failed') await this.finished(jobId, handed.reason);
+      else if (handed?.state === 'missing') {
         await client.query('UPDATE job_outbox SET handed_at = NULL WHERE job_id = $1', [jobId]);
         returned = true;
       }

@@ -41,7 +41,7 @@ export class ListAccountsHandler implements IQueryHandler<ListAccounts> {
   constructor(@Inject(DATABASE) private readonly db: Kysely<Database>) {}
 
   async execute({ userId }: ListAccounts) {
-    const rows = await this.db.selectFrom('accounts').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db.selectFrom('accounts').select(LIST_ITEM_COLUMNS).where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
     return { accounts: rows.map(toListItem) };
   }
 }
@@ -86,8 +86,32 @@ export async function requireLiveAccounts(db: Kysely<Database>, userId: string, 
   if (found.length < wanted.length) throw new NotFoundError('Account');
 }
 
+/** The columns a list item is made of: a list reads (and parses) these, not the whole row. */
+const LIST_ITEM_COLUMNS = [
+  'id',
+  'mask',
+  'name',
+  'source',
+  'subtype',
+  'type',
+  'link_item_id',
+  'currency',
+  'current',
+  'credit_limit',
+  'updated_at',
+  'user_override_credit_limit',
+  'institution_name',
+  'new_accounts_available',
+  'institution_logo',
+  'institution_url',
+  'pending_disconnect_at',
+  'needs_reauth',
+] as const;
+
+type ListItemRow = Pick<AccountRow, (typeof LIST_ITEM_COLUMNS)[number]>;
+
 /** What the list item and the detail say alike of an account. */
-function sharedFields(row: AccountRow) {
+function sharedFields(row: ListItemRow) {
   return {
     id: row.id,
     mask: row.mask,
@@ -109,7 +133,7 @@ function sharedFields(row: AccountRow) {
   };
 }
 
-function toListItem(row: AccountRow): AccountListItemResponse {
+function toListItem(row: ListItemRow): AccountListItemResponse {
   return {
     ...sharedFields(row),
     canAddInvestments: false,
