@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { systemTaxonomyOf } from '../../src/modules/categories/user-categories.js';
 
 // As in seed.ts: each chunk's INSERT must end well inside the feed's old-transaction bound (decision 0008).
 const CHUNK = 10_000;
@@ -105,8 +106,8 @@ export async function independentSpendingTotal(pool: pg.Pool, userId: string, pe
               coalesce(c.exclude_from_insights OR g.system_key IN ('INCOME', 'TRANSFER_IN', 'TRANSFER_OUT') OR c.system_key = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT', false) AS not_spending
          FROM transactions t
          JOIN accounts a ON a.id = t.account_id AND a.deleted_at IS NULL
-         LEFT JOIN user_categories($1::uuid) c ON c.id = t.category_id
-         LEFT JOIN user_category_groups($1::uuid) g ON g.id = c.group_id
+         LEFT JOIN user_categories($1::uuid, $4::uuid[], $5::uuid[]) c ON c.id = t.category_id
+         LEFT JOIN user_category_groups($1::uuid, $4::uuid[]) g ON g.id = c.group_id
         WHERE t.user_id = $1 AND NOT t.pending AND ($2::text IS NULL OR a.type = $2::text)),
      spending_window AS (
        SELECT CASE $3::text WHEN '1m' THEN day - 29 WHEN '1y' THEN day - 364 ELSE least(day, (SELECT min(date) FROM scope)) END AS first_day, day AS last_day FROM today)
@@ -115,7 +116,7 @@ export async function independentSpendingTotal(pool: pg.Pool, userId: string, pe
          FROM scope s, spending_window w
         WHERE s.date BETWEEN w.first_day AND w.last_day AND NOT s.not_spending AND (s.amount < 0 OR s.category_id IS NOT NULL)
         GROUP BY 1) AS buckets`,
-    [userId, accountType, period],
+    [userId, accountType, period, systemTaxonomyOf(userId).groupIds, systemTaxonomyOf(userId).categoryIds],
   );
   return rows[0].total;
 }

@@ -8,6 +8,7 @@ import { SYSTEM_TAXONOMY } from '../../src/modules/categories/system-taxonomy.js
 import { systemCategoryId, systemGroupId } from '../../src/modules/categories/user-categories.js';
 import { type ProjectionFixture, startProjectionFixture } from '../../test/support/projection-fixture.js';
 import { categoriesProjection } from './categories.projection.js';
+import { userCategoriesCall, userCategoryGroupsCall } from '../../src/modules/categories/category-directory.js';
 
 let fixture: ProjectionFixture;
 let connection: DatabaseConnection;
@@ -28,8 +29,8 @@ async function append(userId: string, occurredAt: string, events: CategoryTaxono
   expect(await watch.waitFor(result.position, 10_000)).toBe(true);
 }
 
-const categoriesOf = async (userId: string) => (await sql<Record<string, unknown>>`SELECT * FROM user_categories(${userId}::uuid) ORDER BY id`.execute(connection.db)).rows;
-const groupsOf = async (userId: string) => (await sql<Record<string, unknown>>`SELECT * FROM user_category_groups(${userId}::uuid) ORDER BY id`.execute(connection.db)).rows;
+const categoriesOf = async (userId: string) => (await sql<Record<string, unknown>>`SELECT * FROM ${userCategoriesCall(userId)} ORDER BY id`.execute(connection.db)).rows;
+const groupsOf = async (userId: string) => (await sql<Record<string, unknown>>`SELECT * FROM ${userCategoryGroupsCall(userId)} ORDER BY id`.execute(connection.db)).rows;
 
 describe('categories projection', () => {
   it('joins the reference taxonomy, under ids the code derives, for a user with no events at all', async () => {

@@ -10,14 +10,14 @@ import { createCategoriesTables } from './categories.table.js';
 /**
  * `categories`: the system taxonomy as reference rows (filled from code with the schema: a change
  * to it is a new version), each user's own groups and categories, and their edits of system
- * categories; `user_categories(user)` and `user_category_groups(user)` join them into what
+ * categories; `user_categories(user, …)` and `user_category_groups(user, …)` join them into what
  * `GET /categories` lists and what transactions show (decision 0034). A user's taxonomy is one
  * stream, so `category_taxonomies.revision` says which of its events are applied: an event at or
  * below it is a replay and changes nothing.
  */
 export const categoriesProjection: ProjectionDefinition = {
   name: 'categories',
-  version: 2,
+  version: 3,
   tables: ['system_category_groups', 'system_categories', 'category_taxonomies', 'category_groups', 'categories'],
   eventTypes: CATEGORY_TAXONOMY_EVENT_TYPES,
   createTables: createCategoriesTables,

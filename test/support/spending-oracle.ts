@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../src/infrastructure/database/schema.js';
+import { userCategoriesCall, userCategoryGroupsCall } from '../../src/modules/categories/category-directory.js';
 
 export interface SpendingAsked {
   readonly period: '1w' | '1m' | '3m' | '6m' | '1y' | 'ytd' | 'all';
@@ -23,8 +24,8 @@ export async function expectedSpending(db: Kysely<Database>, userId: string, now
              coalesce(c.exclude_from_insights OR g.system_key IN ('INCOME', 'TRANSFER_IN', 'TRANSFER_OUT') OR c.system_key = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT', false) AS not_spending
         FROM transactions t
         JOIN accounts a ON a.id = t.account_id AND a.deleted_at IS NULL
-        LEFT JOIN user_categories(${userId}::uuid) c ON c.id = t.category_id
-        LEFT JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
+        LEFT JOIN ${userCategoriesCall(userId)} c ON c.id = t.category_id
+        LEFT JOIN ${userCategoryGroupsCall(userId)} g ON g.id = c.group_id
        WHERE t.user_id = ${userId} AND NOT t.pending
          AND (${asked.accountType ?? null}::text IS NULL OR a.type = ${asked.accountType ?? null})
          AND (${asked.accountId ?? null}::uuid IS NULL OR a.id = ${asked.accountId ?? null})

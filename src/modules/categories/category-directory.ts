@@ -32,9 +32,18 @@ export interface UserCategoryGroupRow {
   updated_at: Date;
 }
 
-/** `FROM user_categories(user) AS alias`: the user's whole taxonomy, joined from reference rows and their own (decision 0034). */
-export const userCategories = <A extends string>(userId: string, alias: A) => sql<UserCategoryRow>`user_categories(${userId}::uuid)`.as(alias);
-export const userCategoryGroups = <A extends string>(userId: string, alias: A) => sql<UserCategoryGroupRow>`user_category_groups(${userId}::uuid)`.as(alias);
+/** The calls of the read model's taxonomy functions for one user, the ids of their system rows given (decision 0034). */
+export function userCategoriesCall(userId: string) {
+  const { groupIds, categoryIds } = systemTaxonomyOf(userId);
+  return sql<UserCategoryRow>`user_categories(${userId}::uuid, ${groupIds}::uuid[], ${categoryIds}::uuid[])`;
+}
+export function userCategoryGroupsCall(userId: string) {
+  return sql<UserCategoryGroupRow>`user_category_groups(${userId}::uuid, ${systemTaxonomyOf(userId).groupIds}::uuid[])`;
+}
+
+/** `FROM user_categories(user, …) AS alias`: the user's whole taxonomy, joined from reference rows and their own (decision 0034). */
+export const userCategories = <A extends string>(userId: string, alias: A) => userCategoriesCall(userId).as(alias);
+export const userCategoryGroups = <A extends string>(userId: string, alias: A) => userCategoryGroupsCall(userId).as(alias);
 
 @Injectable()
 export class CategoryDirectory {

@@ -1,7 +1,7 @@
 import { nameBasedId } from '../../core/ids.js';
 import { SYSTEM_TAXONOMY } from './system-taxonomy.js';
 
-/** The categories read model's `taxonomy_id` computes the same ids in SQL from this namespace. */
+/** The namespace of the name-based ids of system groups and categories. */
 export const SYSTEM_TAXONOMY_ID_NAMESPACE = '6f1c4c1e-3b0a-4f57-9a61-2f3c2d1b7e10';
 
 export interface CategorySummary {
@@ -39,6 +39,9 @@ export interface SystemCategoryOfUser {
 export interface SystemTaxonomyOfUser {
   readonly groups: ReadonlyMap<string, SystemGroupOfUser>;
   readonly categories: ReadonlyMap<string, SystemCategoryOfUser>;
+  /** The ids in the reference taxonomy's order (groups, then every category group by group): what the read model's functions are given. */
+  readonly groupIds: readonly string[];
+  readonly categoryIds: readonly string[];
 }
 
 /** The reference taxonomy under one user's ids, by id (cached: ids cost a SHA-1 each). */
@@ -55,7 +58,7 @@ export function systemTaxonomyOf(userId: string): SystemTaxonomyOfUser {
       categories.set(id, { id, groupId, name: category.name, iconKey: category.iconKey, order, systemKey: category.systemKey });
     });
   });
-  const taxonomy = { groups, categories };
+  const taxonomy = { groups, categories, groupIds: [...groups.keys()], categoryIds: [...categories.keys()] };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(userId, taxonomy);
   return taxonomy;

@@ -8,6 +8,7 @@ import type { Database } from '../../../infrastructure/database/schema.js';
 import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
 import { userTimeZone } from '../../settings/user-settings.queries.js';
 import type { RecurringStreamResponse, RecurringStreamsResponse } from './http/recurring.responses.js';
+import { userCategoriesCall, userCategoryGroupsCall } from '../../categories/category-directory.js';
 
 export class ListRecurringStreams extends Query<RecurringStreamsResponse> {
   constructor(readonly userId: string) {
@@ -69,8 +70,8 @@ export class ListRecurringStreamsHandler implements IQueryHandler<ListRecurringS
              c.group_id AS category_group_id, g.name AS category_group_name, g.system_key AS category_group_system_key, r.updated_at
         FROM recurring_streams r
         JOIN accounts a ON a.id = r.account_id AND a.user_id = r.user_id AND a.deleted_at IS NULL
-        LEFT JOIN user_categories(${userId}::uuid) c ON c.id = r.category_id
-        LEFT JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
+        LEFT JOIN ${userCategoriesCall(userId)} c ON c.id = r.category_id
+        LEFT JOIN ${userCategoryGroupsCall(userId)} g ON g.id = c.group_id
        WHERE r.user_id = ${userId} AND r.status <> 'TOMBSTONED' AND r.active_until >= ${today}
        ORDER BY r.predicted_next_date, r.id`.execute(this.db);
     return { streams: rows.map(recurringStreamOf) };

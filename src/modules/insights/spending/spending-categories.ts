@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../infrastructure/database/schema.js';
+import { userCategoriesCall, userCategoryGroupsCall } from '../../categories/category-directory.js';
 
 /** Money in these groups is not spending: it is income, or money moving between the user's own accounts. */
 export const NOT_SPENDING_GROUPS = ['INCOME', 'TRANSFER_IN', 'TRANSFER_OUT'] as const;
@@ -17,7 +18,7 @@ export const NOT_SPENDING_CATEGORIES = ['LOAN_PAYMENTS_CREDIT_CARD_PAYMENT'] as 
  */
 export async function categoriesNotSpending(db: Kysely<Database>, userId: string): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
-    SELECT c.id FROM user_categories(${userId}::uuid) c JOIN user_category_groups(${userId}::uuid) g ON g.id = c.group_id
+    SELECT c.id FROM ${userCategoriesCall(userId)} c JOIN ${userCategoryGroupsCall(userId)} g ON g.id = c.group_id
      WHERE (c.exclude_from_insights OR g.system_key = ANY(${[...NOT_SPENDING_GROUPS]}::text[]) OR c.system_key = ANY(${[...NOT_SPENDING_CATEGORIES]}::text[]))`.execute(db);
   return rows.map((row) => row.id);
 }
