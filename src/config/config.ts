@@ -19,6 +19,11 @@ export interface AppConfig {
   readonly eventStoreUrl: string | null;
   readonly dataDir: string;
   readonly embeddedPostgresPort: number;
+  /**
+   * The superuser password of a DATA_DIR an older release made (before decision 0030), given once to
+   * upgrade it to generated passwords; absent: such a DATA_DIR is refused with a sentence saying so.
+   */
+  readonly embeddedPostgresUpgradePassword: string | null;
   readonly publicUrl: string;
   readonly allowedCallbackOrigins: readonly string[];
   readonly logLevel: LogLevel;
@@ -91,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
     embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
+    embeddedPostgresUpgradePassword: env.EMBEDDED_POSTGRES_UPGRADE_PASSWORD || null,
     publicUrl,
     allowedCallbackOrigins,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -106,7 +106,7 @@ describe('the embedded PostgreSQL', () => {
     }
   }, 60_000);
 
-  it('upgrades a DATA_DIR an older release made with the fixed superuser password: new passwords, the service role owns what the superuser made', async () => {
+  it('upgrades a DATA_DIR an older release made with the fixed superuser password, given in configuration: new passwords, the service role owns what the superuser made', async () => {
     const dataDir = await freshDataDir();
     const databaseDir = path.join(dataDir, 'postgres');
     const port = await freePort();
@@ -124,7 +124,9 @@ describe('the embedded PostgreSQL', () => {
     );
     await stopPostmaster(databaseDir);
 
-    const embedded = await startEmbeddedPostgres(dataDir, port, quiet);
+    // Without the old password given, the start says how to upgrade and changes nothing.
+    await expect(startEmbeddedPostgres(dataDir, port, quiet)).rejects.toThrow(/EMBEDDED_POSTGRES_UPGRADE_PASSWORD/);
+    const embedded = await startEmbeddedPostgres(dataDir, port, quiet, { upgradePassword: OLD_FIXED_PASSWORD });
     try {
       const owners = await query<{ owner: string }>(
         embedded.url,

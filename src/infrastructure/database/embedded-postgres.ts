@@ -33,7 +33,7 @@ export class EmbeddedPortTakenError extends Error {}
  * shared by every process using that DATA_DIR (the service, the command line), each of which
  * records itself in `<dataDir>/postgres-users` (decision 0030).
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: EmbeddedLog): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: EmbeddedLog, options: { readonly upgradePassword?: string | null } = {}): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const credentials = await keptCredentials(dataDir);
@@ -41,7 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await users.enter();
   try {
     await ensureServer(dataDir, port, credentials, log);
-    await prepareServiceRole(port, credentials, (message) => log.info(message));
+    await prepareServiceRole(port, credentials, (message) => log.info(message), options.upgradePassword ?? null);
   } catch (error) {
     await users.leave();
     throw error;

@@ -50,7 +50,7 @@ export interface OpenedDatabase {
 
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a service already running there). */
 export async function openDatabase(config: AppConfig, log: Logger, poolSize = 20, applicationName?: string): Promise<OpenedDatabase> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, embeddedLog(log));
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, embeddedLog(log), { upgradePassword: config.embeddedPostgresUpgradePassword });
   const url = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const connection = connectDatabase(url, { max: poolSize, searchPath: readModelSearchPath(PROJECTIONS), ...(applicationName ? { applicationName } : {}) });
   return { connection, embedded };

@@ -1,8 +1,6 @@
 import pg from 'pg';
 import { DATABASE, type EmbeddedCredentials, SERVICE_ROLE, SUPERUSER } from './embedded-credentials.js';
 
-/** What releases before decision 0030 gave the superuser, in the source: a DATA_DIR they made is upgraded from it once. */
-const LEGACY_PASSWORD = 'ledgerline-embedded';
 /** Serialises the set-up of processes starting together on one DATA_DIR. */
 const SETUP_LOCK = 3_002_030;
 
@@ -14,9 +12,9 @@ type Log = (message: string) => void;
  * in as the superuser and creates what is missing. The service role's password is set last, so a
  * set-up cut short is done again at the next start. Call only once the server is known to be ours.
  */
-export async function prepareServiceRole(port: number, credentials: EmbeddedCredentials, log: Log): Promise<void> {
+export async function prepareServiceRole(port: number, credentials: EmbeddedCredentials, log: Log, upgradePassword: string | null): Promise<void> {
   if (await signsIn(port, SERVICE_ROLE, credentials.servicePassword, DATABASE)) return;
-  const admin = await superuserClient(port, credentials, 'postgres', log);
+  const admin = await superuserClient(port, credentials, 'postgres', log, upgradePassword);
   try {
     await admin.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
     await admin.query(`DO $$ BEGIN
@@ -37,7 +35,7 @@ export async function prepareServiceRole(port: number, credentials: EmbeddedCred
 
 /** What the superuser owns in the service's database (tables, sequences, functions, schemas an older release made) goes to the service role. */
 async function handOverObjects(port: number, credentials: EmbeddedCredentials): Promise<void> {
-  const client = await superuserClient(port, credentials, DATABASE, () => undefined);
+  const client = await superuserClient(port, credentials, DATABASE, () => undefined, null);
   try {
     await client.query(`DO $$ DECLARE item record; BEGIN
       FOR item IN SELECT n.nspname FROM pg_namespace n
@@ -67,17 +65,25 @@ async function handOverObjects(port: number, credentials: EmbeddedCredentials): 
   }
 }
 
-/** The superuser, by the password in DATA_DIR; a DATA_DIR an older release made still has the fixed one, which is replaced here. */
-async function superuserClient(port: number, credentials: EmbeddedCredentials, database: string, log: Log): Promise<pg.Client> {
+/**
+ * The superuser, by the password in DATA_DIR. A DATA_DIR an older release made has that release's
+ * password instead: given (EMBEDDED_POSTGRES_UPGRADE_PASSWORD), it signs in once and is replaced.
+ */
+async function superuserClient(port: number, credentials: EmbeddedCredentials, database: string, log: Log, upgradePassword: string | null): Promise<pg.Client> {
   const current = await connect(port, SUPERUSER, credentials.superuserPassword, database);
   if (current instanceof pg.Client) return current;
-  const legacy = await connect(port, SUPERUSER, LEGACY_PASSWORD, database);
-  if (!(legacy instanceof pg.Client)) {
-    throw new Error(`the embedded PostgreSQL refused its superuser ${SUPERUSER} with the password in ${credentials.file} (${current.message})`);
+  const old = upgradePassword === null ? null : await connect(port, SUPERUSER, upgradePassword, database);
+  if (!(old instanceof pg.Client)) {
+    throw new Error(
+      `the embedded PostgreSQL refused its superuser ${SUPERUSER} with the password in ${credentials.file} (${current.message}). ` +
+        (upgradePassword === null
+          ? 'A DATA_DIR made by a release before decision 0030 is upgraded once by starting with EMBEDDED_POSTGRES_UPGRADE_PASSWORD set to the password that release used (README, "Run it")'
+          : 'EMBEDDED_POSTGRES_UPGRADE_PASSWORD was refused too'),
+    );
   }
-  await legacy.query(`ALTER ROLE ${SUPERUSER} PASSWORD ${legacy.escapeLiteral(credentials.superuserPassword)}`);
-  log(`the embedded PostgreSQL's superuser no longer has the fixed password of older releases: its password is now in ${credentials.file}`);
-  return legacy;
+  await old.query(`ALTER ROLE ${SUPERUSER} PASSWORD ${old.escapeLiteral(credentials.superuserPassword)}`);
+  log(`the embedded PostgreSQL's superuser no longer has the password of an older release: its password is now in ${credentials.file}`);
+  return old;
 }
 
 async function signsIn(port: number, user: string, password: string, database: string): Promise<boolean> {
