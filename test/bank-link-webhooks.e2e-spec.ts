@@ -310,16 +310,11 @@ describe('what a signed webhook may hold', () => {
   const receivedIds = async (linkItemId: string) =>
     (await t.runtime.database.db.selectFrom('bank_link_webhooks_received').select('webhook_id').where('link_item_id', '=', linkItemId).execute()).map((row) => row.webhook_id).sort();
 
-  it('bounds the code to 64 characters, the error code to 128 and the error message to 1,000: longer → 400 and nothing stored', async () => {
-    const { key, item } = await userWithItem('ins_100001');
+  /** Each signed body answers 400 and changes nothing: no event, no receipt, the item as it was. */
+  async function expectEachRefused(key: string, item: { id: string; linkItemId: string }, bodies: ReadonlyArray<[string, string]>): Promise<void> {
     const eventsBefore = await itemEvents(item.id);
     const receivedBefore = await receivedIds(item.linkItemId);
-    const tooLong: Array<[string, string]> = [
-      ['a 65-character code', JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'C'.repeat(65), webhook_id: randomUUID(), item_id: item.linkItemId })],
-      ['a 129-character error code', loginRequired(item.linkItemId, { error_code: 'E'.repeat(129), error_message: 'm' })],
-      ['a 1,001-character error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'm'.repeat(1001) })],
-    ];
-    for (const [label, rawBody] of tooLong) {
+    for (const [label, rawBody] of bodies) {
       const delivery = signRaw(rawBody);
       const response = await deliver(delivery.rawBody, delivery.headers);
       expect([label, response.status, response.body]).toEqual([label, 400, { code: 'BAD_REQUEST', error: expect.any(String) }]);
@@ -327,6 +322,16 @@ describe('what a signed webhook may hold', () => {
     expect(await itemEvents(item.id)).toEqual(eventsBefore);
     expect(await receivedIds(item.linkItemId)).toEqual(receivedBefore);
     expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
+  }
+
+  it('bounds the code to 64 characters, the error code to 128 and the error message to 1,000: longer → 400 and nothing stored', async () => {
+    const { key, item } = await userWithItem('ins_100001');
+    const tooLong: Array<[string, string]> = [
+      ['a 65-character code', JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'C'.repeat(65), webhook_id: randomUUID(), item_id: item.linkItemId })],
+      ['a 129-character error code', loginRequired(item.linkItemId, { error_code: 'E'.repeat(129), error_message: 'm' })],
+      ['a 1,001-character error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'm'.repeat(1001) })],
+    ];
+    await expectEachRefused(key, item, tooLong);
 
     // At the bounds, each is received.
     const unknownCode = signRaw(JSON.stringify({ webhook_type: 'ITEM', webhook_code: 'C'.repeat(64), webhook_id: randomUUID(), item_id: item.linkItemId }));
@@ -339,8 +344,6 @@ describe('what a signed webhook may hold', () => {
 
   it('answers 400 to a correctly signed body holding NUL or a lone surrogate anywhere, and stores nothing', async () => {
     const { key, item } = await userWithItem('ins_100002');
-    const eventsBefore = await itemEvents(item.id);
-    const receivedBefore = await receivedIds(item.linkItemId);
     const unstorable: Array<[string, string]> = [
       ['NUL in the error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'bad\u0000login' })],
       ['a lone surrogate in the error message', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'bad \ud800 login' })],
@@ -351,15 +354,8 @@ describe('what a signed webhook may hold', () => {
       ['a lone surrogate in a key', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED' }, { ['note\udfff']: 1 })],
       ['NUL deep in an array', loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED' }, { extra: [[{ a: ['\u0000'] }]] })],
     ];
-    for (const [label, rawBody] of unstorable) {
-      // JSON.stringify writes NUL and a lone surrogate as \\u escapes: the JSON text is valid, its strings are not storable.
-      const delivery = signRaw(rawBody);
-      const response = await deliver(delivery.rawBody, delivery.headers);
-      expect([label, response.status, response.body]).toEqual([label, 400, { code: 'BAD_REQUEST', error: expect.any(String) }]);
-    }
-    expect(await itemEvents(item.id)).toEqual(eventsBefore);
-    expect(await receivedIds(item.linkItemId)).toEqual(receivedBefore);
-    expect((await stateOf(key, item.linkItemId)).item).toMatchObject({ needsReauth: false });
+    // JSON.stringify writes NUL and a lone surrogate as \\u escapes: the JSON text is valid, its strings are not storable.
+    await expectEachRefused(key, item, unstorable);
     // A paired surrogate is a character like any other.
     const emoji = signRaw(loginRequired(item.linkItemId, { error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'log in again \ud83d\ude00' }));
     expect((await deliver(emoji.rawBody, emoji.headers)).body).toEqual({ success: true, message: 'Webhook received' });

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { PrivateRedis } from '../../src/infrastructure/jobs/private-redis.test-support.js';
-import { chaosRuns, chaosUser, post, printSummary, seconds, sleep, spread } from '../support/chaos/chaos-fixture.js';
+import { carryingTag, chaosRuns, chaosUser, printSummary, seconds, sleep, spread, tagOnTransactions } from '../support/chaos/chaos-fixture.js';
 import { type ChaosStage, startChaosStage } from '../support/chaos/chaos-stage.js';
 import { lastCommittedPosition, waitCaughtUp } from '../support/chaos/read-models.js';
 import { checkReadModels, readModelLines } from '../support/chaos/rebuild-check.js';
@@ -42,8 +41,7 @@ describe('Redis stopped under load', () => {
     const { db } = view;
     try {
       const user = await chaosUser(db, app.baseUrl);
-      const carrying = async (tagId: string) =>
-        (await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions WHERE tag_ids @> ARRAY[${tagId}]::uuid[]`.execute(db)).rows[0].count;
+      const carrying = (tagId: string) => carryingTag(db, tagId);
       const writes = new WriteLoad({ ...user, ratePerSecond: 20, workers: 4, targets: () => [app.baseUrl], requestTimeoutMs: 30_000 });
       chaos.load = writes;
       writes.phase = 'before';
@@ -51,8 +49,7 @@ describe('Redis stopped under load', () => {
       const outages: Outage[] = [];
       for (let outage = 0; outage < OUTAGES; outage += 1) {
         // A tag on a few transactions of its own, outside the load's ledger, for the fan-out to take off.
-        const tagId = String((await post(app.baseUrl, user.key, '/v1/tags', { name: `fan-out ${outage}`, color: 'red' })).id);
-        for (let i = 0; i < TAGGED; i += 1) await post(app.baseUrl, user.key, '/v1/transactions', { accountId: user.accountId, amount: -1, date: '2026-11-21', name: `tagged ${i}`, tagIds: [tagId] });
+        const tagId = await tagOnTransactions(app.baseUrl, user, `fan-out ${outage}`, TAGGED);
         await sleep(1500);
         await server.stop();
         writes.phase = `during ${outage}`;

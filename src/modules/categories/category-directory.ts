@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
-import { systemTaxonomyOf } from './user-categories.js';
+import { type CategorySummary, systemTaxonomyOf } from './user-categories.js';
 
 /** The read model every category read goes through; named here so no module imports the projection. */
 export const CATEGORIES_READ_MODEL = 'categories';
@@ -30,6 +30,31 @@ export interface UserCategoryGroupRow {
   system_key: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The columns a reader selects from `userCategories`/`userCategoryGroups` beside its own row (the transaction's, the stream's). */
+export interface JoinedCategoryColumns {
+  category_id: string | null;
+  category_name: string | null;
+  category_icon_key: string | null;
+  category_system_key: string | null;
+  category_group_id: string | null;
+  category_group_name: string | null;
+  category_group_system_key: string | null;
+}
+
+/** The category as the categories read model names it now (decision 0034); null when the row has none, or one no longer known. */
+export function joinedCategoryOf(row: JoinedCategoryColumns): CategorySummary | null {
+  if (!row.category_id || row.category_name === null || row.category_group_id === null) return null;
+  return {
+    id: row.category_id,
+    name: row.category_name,
+    iconKey: row.category_icon_key ?? '',
+    systemKey: row.category_system_key,
+    groupId: row.category_group_id,
+    groupName: row.category_group_name ?? '',
+    groupSystemKey: row.category_group_system_key,
+  };
 }
 
 /** The calls of the read model's taxonomy functions for one user, the ids of their system rows given (decision 0034). */

@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
+import { type JoinedCategoryColumns, joinedCategoryOf } from '../categories/category-directory.js';
 import type { TagSummary } from '../tags/tag-directory.js';
-import type { CounterpartyResponse, TransactionCategoryResponse, TransactionResponse } from './http/transaction.responses.js';
+import type { CounterpartyResponse, TransactionResponse } from './http/transaction.responses.js';
 
 export type TransactionRow = Selectable<TransactionsTable> & {
   account_name: string;
@@ -10,13 +11,7 @@ export type TransactionRow = Selectable<TransactionsTable> & {
   institution_name: string | null;
   institution_logo: string | null;
   institution_url: string | null;
-  category_name: string | null;
-  category_icon_key: string | null;
-  category_system_key: string | null;
-  category_group_id: string | null;
-  category_group_name: string | null;
-  category_group_system_key: string | null;
-};
+} & JoinedCategoryColumns;
 
 /** `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even before its fan-out has run. */
 export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
@@ -31,7 +26,7 @@ export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap
     amount: Number(row.amount),
     authorizedDate: row.authorized_date,
     date: row.date,
-    category: categoryOf(row),
+    category: joinedCategoryOf(row),
     counterparties: row.counterparties as CounterpartyResponse[] | null,
     institutionLogo: row.institution_logo,
     institutionName: row.institution_name,
@@ -65,16 +60,3 @@ export function logoDomainOf(institutionUrl: string | null): string | null {
   }
 }
 
-/** The category as the categories read model has it now (decision 0034). */
-function categoryOf(row: TransactionRow): TransactionCategoryResponse | null {
-  if (!row.category_id || row.category_name === null || row.category_group_id === null) return null;
-  return {
-    id: row.category_id,
-    name: row.category_name,
-    iconKey: row.category_icon_key ?? '',
-    systemKey: row.category_system_key,
-    groupId: row.category_group_id,
-    groupName: row.category_group_name ?? '',
-    groupSystemKey: row.category_group_system_key,
-  };
-}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../src/infrastructure/database/schema.js';
 import { ensureUser, issueApiKey } from '../../../src/modules/identity/identity.store.js';
 
@@ -38,6 +38,18 @@ export async function post(baseUrl: string, key: string, path: string, body: unk
   });
   if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;
+}
+
+/** A tag of its own on `count` transactions outside the load's ledger, for a tag deletion's fan-out to take off. */
+export async function tagOnTransactions(baseUrl: string, user: ChaosUser, name: string, count: number): Promise<string> {
+  const tagId = String((await post(baseUrl, user.key, '/v1/tags', { name, color: 'red' })).id);
+  for (let i = 0; i < count; i += 1) await post(baseUrl, user.key, '/v1/transactions', { accountId: user.accountId, amount: -1, date: '2026-11-21', name: `tagged ${i}`, tagIds: [tagId] });
+  return tagId;
+}
+
+/** Transactions of the read model still carrying the tag. */
+export async function carryingTag(db: Kysely<Database>, tagId: string): Promise<number> {
+  return (await sql<{ count: number }>`SELECT count(*)::int AS count FROM transactions WHERE tag_ids @> ARRAY[${tagId}]::uuid[]`.execute(db)).rows[0].count;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,9 +6,9 @@ import { toAmountNumber } from '../../../core/money.js';
 import { calendarDayIn } from '../../../core/time-zone.js';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
+import { type JoinedCategoryColumns, joinedCategoryOf, userCategoriesCall, userCategoryGroupsCall } from '../../categories/category-directory.js';
 import { userTimeZone } from '../../settings/user-settings.queries.js';
 import type { RecurringStreamResponse, RecurringStreamsResponse } from './http/recurring.responses.js';
-import { userCategoriesCall, userCategoryGroupsCall } from '../../categories/category-directory.js';
 
 export class ListRecurringStreams extends Query<RecurringStreamsResponse> {
   constructor(readonly userId: string) {
@@ -16,7 +16,7 @@ export class ListRecurringStreams extends Query<RecurringStreamsResponse> {
   }
 }
 
-export interface RecurringStreamRow {
+export interface RecurringStreamRow extends JoinedCategoryColumns {
   id: string;
   account_id: string;
   account_name: string;
@@ -36,13 +36,6 @@ export interface RecurringStreamRow {
   transaction_ids: string[];
   merchant_name: string | null;
   description: string;
-  category_id: string | null;
-  category_name: string | null;
-  category_icon_key: string | null;
-  category_system_key: string | null;
-  category_group_id: string | null;
-  category_group_name: string | null;
-  category_group_system_key: string | null;
   updated_at: Date;
 }
 
@@ -87,7 +80,7 @@ export function recurringStreamOf(row: RecurringStreamRow): RecurringStreamRespo
     accountSubtype: row.account_subtype,
     averageAmount: toAmountNumber(row.average_amount) as number,
     lastAmount: toAmountNumber(row.last_amount) as number,
-    category: categoryOf(row),
+    category: joinedCategoryOf(row),
     description: row.description,
     firstDate: row.first_date,
     lastDate: row.last_date,
@@ -106,16 +99,3 @@ export function recurringStreamOf(row: RecurringStreamRow): RecurringStreamRespo
   };
 }
 
-/** As the categories read model names it now. */
-function categoryOf(row: RecurringStreamRow): RecurringStreamResponse['category'] {
-  if (row.category_id === null || row.category_name === null || row.category_group_id === null) return null;
-  return {
-    id: row.category_id,
-    name: row.category_name,
-    iconKey: row.category_icon_key ?? '',
-    systemKey: row.category_system_key,
-    groupId: row.category_group_id,
-    groupName: row.category_group_name ?? '',
-    groupSystemKey: row.category_group_system_key,
-  };
-}
