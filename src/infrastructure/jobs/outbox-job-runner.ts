@@ -154,10 +154,12 @@ export class OutboxJobRunner implements JobRunner {
           refused.push({ jobId: row.job_id, error: error instanceof Error ? error.message : String(error) });
         }
       }
-      await client.query(
-        `UPDATE job_outbox SET handed_at = now(), handed_to_pid = pg_backend_pid(), handed_to_application = current_setting('application_name') WHERE job_id = ANY($1::text[])`,
-        [handed],
-      );
+      if (handed.length > 0) {
+        await client.query(
+          `UPDATE job_outbox SET handed_at = now(), handed_to_pid = pg_backend_pid(), handed_to_application = current_setting('application_name') WHERE job_id = ANY($1::text[])`,
+          [handed],
+        );
+      }
       for (const { jobId, error } of refused) await client.query('UPDATE job_outbox SET failed_at = now(), last_error = $2 WHERE job_id = $1', [jobId, error]);
       await client.query('COMMIT');
       return rows.length === HAND_BATCH && handed.length === rows.length;

@@ -256,8 +256,7 @@ export class ProjectionDaemon {
   private async applyFeedBatch(track: Track, batch: readonly RecordedEvent[], to: GlobalPosition, lease: Lease): Promise<void> {
     if (comparePositions(track.position, to) >= 0) return;
     const ofItsTypes = batch.filter((event) => comparePositions(event.position, track.position) > 0 && track.types.has(event.type));
-    const toApply = ofItsTypes.filter((event) => !appliedInlineTo(event, track.projection) && projectionChangedBy(track.projection, event));
-    if (toApply.length === 0) {
+    if (!ofItsTypes.some((event) => changes(track.projection, event))) {
       this.pass(track, to, ofItsTypes.length);
       return;
     }
@@ -306,8 +305,7 @@ export class ProjectionDaemon {
           return { position: stored.position, parked: [] as EventFailure[], caughtUpNow };
         }
         const fresh = events.filter((event) => comparePositions(event.position, stored.position) > 0);
-        // The feed's batches come filtered already; a catch-up's read is of the types alone.
-        const toApply = fresh.filter((event) => !appliedInlineTo(event, projection) && projectionChangedBy(projection, event));
+        const toApply = fresh.filter((event) => changes(projection, event));
         const parked = await applyIsolatingFailures(trx, projection, toApply, this.options.attemptsPerEvent ?? ATTEMPTS_PER_EVENT);
         for (const failure of parked) await parkEvent(trx, projection, failure);
         const passedApplied = track.passed && comparePositions(track.passed.to, stored.position) > 0 ? track.passed.applied : 0;
@@ -328,15 +326,19 @@ export class ProjectionDaemon {
   }
 
   private onBatchFailure(track: Track, error: unknown, lease: Lease): void {
+    if (this.supersededBy(track, error)) return;
     const { name, version } = track.projection;
-    if (error instanceof ProjectionSupersededError) {
-      track.state = 'superseded';
-      this.options.log?.warn({ projection: name, version }, error.message);
-      return;
-    }
     track.failures += 1;
     this.options.log?.error({ err: error, projection: name, version, failures: track.failures }, 'projection failed; it catches up on its own, retrying');
     this.detach(track, lease);
+  }
+
+  /** A newer version took over: this release stops projecting its own for good. */
+  private supersededBy(track: Track, error: unknown): boolean {
+    if (!(error instanceof ProjectionSupersededError)) return false;
+    track.state = 'superseded';
+    this.options.log?.warn({ projection: track.projection.name, version: track.projection.version }, error.message);
+    return true;
   }
 
   /**
@@ -370,11 +372,7 @@ export class ProjectionDaemon {
             if (comparePositions(track.position, this.feedPosition) >= 0) track.state = 'joined';
           }
         } catch (error) {
-          if (error instanceof ProjectionSupersededError) {
-            track.state = 'superseded';
-            this.options.log?.warn({ projection: track.projection.name, version: track.projection.version }, error.message);
-            return;
-          }
+          if (this.supersededBy(track, error)) return;
           track.failures += 1;
           this.options.log?.error({ err: error, projection: track.projection.name, failures: track.failures }, 'projection catch-up failed; retrying');
         }
@@ -464,3 +462,8 @@ async function* batches(source: AsyncIterable<RecordedEvent>, size: number): Asy
 
 const TURN = Symbol('turn');
 const nextTurn = () => new Promise<typeof TURN>((resolve) => setImmediate(() => resolve(TURN)));
+
+/** Whether the daemon applies an event of the projection's types: not applied inline already, and changing something there. */
+function changes(projection: ProjectionDefinition, event: RecordedEvent): boolean {
+  return !appliedInlineTo(event, projection) && projectionChangedBy(projection, event);
+}
