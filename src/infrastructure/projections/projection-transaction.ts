@@ -7,6 +7,9 @@ import { describeFailure, isTransientError } from './projection-failure.js';
 
 type VersionOf = Pick<ProjectionDefinition, 'name' | 'version'>;
 
+/** Longer than any pause between a projection transaction's statements; as long as the daemon lease's expiry. */
+const HELD_ROW_IDLE_LIMIT_MS = 10_000;
+
 /** A newer version of the same projection has caught up: this release stops projecting its own for good. */
 export class ProjectionSupersededError extends Error {
   constructor(
@@ -32,7 +35,9 @@ export interface StoredCheckpoint {
  * The local search_path puts the version's schema (or `schema`, a rebuild's shadow) first; the
  * transaction commits without waiting for the WAL flush (decision 0014): a read model is rebuilt
  * from events, and its checkpoint commits with its rows. It appends no event, and says so by its
- * application name: the feed's horizon does not wait for it (whichever pool it runs on).
+ * application name: the feed's horizon does not wait for it (whichever pool it runs on). A writer
+ * that stops answering with the row locked (a hung process: its connection stays open) loses its
+ * session after HELD_ROW_IDLE_LIMIT_MS idle, so the instance that took the lease over can go on.
  */
 export function projectionTransaction<T>(
   db: Kysely<Database>,
@@ -46,7 +51,8 @@ export function projectionTransaction<T>(
       SELECT position_commit, position_prepare, caught_up_at, superseded_at,
              set_config('search_path', ${options.schema ?? projectionSchema(projection)} || ', ' || current_setting('search_path'), true),
              set_config('synchronous_commit', 'off', true),
-             set_config('application_name', ${PROJECTION_WRITER_APPLICATION}, true)
+             set_config('application_name', ${PROJECTION_WRITER_APPLICATION}, true),
+             set_config('idle_in_transaction_session_timeout', ${String(HELD_ROW_IDLE_LIMIT_MS)}, true)
         FROM projection_versions WHERE name = ${name} AND version = ${version} FOR UPDATE`.execute(trx);
     const row = locked.rows[0];
     if (!row) throw new Error(`Projection ${name} version ${version} has no checkpoint row: run \`ledgerline migrate\` first`);
