@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
 import { DtoValidationPipe } from './infrastructure/http/validation.pipe.js';
 import { QueryKeysInterceptor } from './infrastructure/http/query-keys.interceptor.js';
+import { IdempotencyInterceptor } from './infrastructure/http/idempotency/idempotency.interceptor.js';
 import { OpenApiHttpController } from './infrastructure/openapi/openapi.http-controller.js';
 import { OPENAPI_DOCUMENT } from './infrastructure/openapi/openapi.tokens.js';
 import type { Runtime } from './infrastructure/runtime/runtime.js';
@@ -76,6 +77,7 @@ export class AppModule {
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
+        { provide: APP_INTERCEPTOR, useValue: new IdempotencyInterceptor(runtime.database.db) },
         ExecuteAccountCommandHandler,
         AccountRemoval,
         ListAccountsHandler,

@@ -9,6 +9,8 @@ import { AppModule } from './app.module.js';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter.js';
 import { bodyWasRefused, installRequestBody } from './infrastructure/http/request-body.hooks.js';
 import { installRequestContext, requestIdOf } from './infrastructure/http/request-context.hooks.js';
+import { installEntityTags } from './infrastructure/http/entity-tags.js';
+import { installIdempotency } from './infrastructure/http/idempotency/idempotency.interceptor.js';
 import { PinoNestLogger } from './infrastructure/logging/logger.js';
 import { installHttpMetrics } from './infrastructure/metrics/http-metrics.hook.js';
 import { buildOpenApiDocument } from './infrastructure/openapi/openapi-document.js';
@@ -48,6 +50,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   installHttpMetrics(fastify, runtime.metrics, bodyWasRefused);
   installRequestContext(fastify, runtime.log);
   installRequestBody(fastify);
+  installEntityTags(fastify);
+  installIdempotency(fastify, runtime.database.db, runtime.log);
   keepReferencePageTypes(fastify, '/v1/docs');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, openApiDocument), adapter, {
     logger: new PinoNestLogger(runtime.log),

@@ -14,6 +14,8 @@ export interface EventMetadata {
   readonly correlationId: string;
   readonly occurredAt: string;
   readonly schemaVersion: number;
+  /** The Idempotency-Key of the request that appended it, when it sent one. */
+  readonly idempotencyKey?: string;
 }
 
 /**

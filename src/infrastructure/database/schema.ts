@@ -19,6 +19,7 @@ import type { TransactionsTable } from '../../../projections/transactions/transa
 import type { UserSettingsTable } from '../../../projections/user-settings/user-settings.table.js';
 import type { ProjectionLeasesTable } from '../projections/lease.js';
 import type { JobOutboxTable } from '../jobs/job-outbox.js';
+import type { IdempotencyKeysTable } from '../http/idempotency/idempotency.store.js';
 
 export interface ProjectionVersionsTable {
   name: string;
@@ -244,6 +245,7 @@ export interface Database {
   projection_rebuilds: ProjectionRebuildsTable;
   projection_leases: ProjectionLeasesTable;
   job_outbox: JobOutboxTable;
+  idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

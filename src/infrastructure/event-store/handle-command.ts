@@ -15,6 +15,8 @@ export interface CommandContext {
   readonly correlationId?: string;
   readonly causationId?: string;
   readonly now: Date;
+  /** The request's Idempotency-Key, recorded in its events' metadata. */
+  readonly idempotencyKey?: string;
 }
 
 export interface CommandOutcome<Event extends DomainEvent, State> {
@@ -143,5 +145,6 @@ export function metadataFor(context: CommandContext): EventMetadata {
     occurredAt: context.now.toISOString(),
     // The event store's upcasting layer stamps each event with its type's current version.
     schemaVersion: 1,
+    ...(context.idempotencyKey === undefined ? {} : { idempotencyKey: context.idempotencyKey }),
   };
 }

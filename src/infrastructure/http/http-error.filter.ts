@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { IdempotentReplay } from './idempotency/idempotency.interceptor.js';
 import { DomainRuleError, NotFoundError, ValidationFailedError, WriteNotVisibleError } from '../../core/errors.js';
 import { flatError, nestedError, UNAUTHORIZED_MESSAGE, validationError } from './error-bodies.js';
 import { BodyTooDeepError, MAX_BODY_TEXT } from './request-body-limits.js';
@@ -41,6 +42,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private toResponse(error: unknown, request: FastifyRequest): HttpErrorResponse {
+    if (error instanceof IdempotentReplay) return { status: error.answer.status, body: error.answer.body, headers: { ...error.answer.headers, 'Idempotent-Replayed': 'true' } };
     if (error instanceof ValidationFailedError) return { status: 422, body: validationError(error.issues) };
     if (error instanceof NotFoundError) return { status: 404, body: flatError('NOT_FOUND', error.message) };
     if (error instanceof DomainRuleError) return { status: error.status, body: flatError(error.code, error.message) };

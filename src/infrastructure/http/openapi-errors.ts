@@ -96,7 +96,7 @@ const RATE_LIMITED = ApiResponse({
  * Documents the error statuses an operation can answer, each with its body shape; 500 always,
  * and 429 wherever credentials are needed (every authenticated request counts against the limit).
  */
-export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 503>) {
+export function ApiErrors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 503>) {
   return applyDecorators(
     ApiExtraModels(NestedErrorBody, FlatErrorBody, ValidationErrorBody, WriteNotVisibleBody),
     ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], schema: { $ref: getSchemaPath(BODY_OF[status]) } })),

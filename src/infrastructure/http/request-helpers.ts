@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext, Param, type PipeTransform } from '@nestjs/common';
 import type { Clock } from '../../core/clock.js';
-import { NotFoundError } from '../../core/errors.js';
-import { isUuid } from '../../core/ids.js';
+import { DomainRuleError, NotFoundError } from '../../core/errors.js';
+import { isUuid, nameBasedId, newId } from '../../core/ids.js';
 import type { Principal } from './authenticator.port.js';
 import type { CommandContext } from '../event-store/handle-command.js';
 import type { RequestWithContext } from './request-context.hooks.js';
@@ -23,14 +23,38 @@ export const RequestId = createParamDecorator((_data: unknown, context: Executio
 export interface RequestTrace {
   readonly requestId: string;
   readonly correlationId: string;
+  /** The Idempotency-Key this request claimed (decision 0040). */
+  readonly idempotencyKey?: string;
 }
 
 export const Trace = createParamDecorator((_data: unknown, context: ExecutionContext): RequestTrace => {
   const request = context.switchToHttp().getRequest<RequestWithContext>();
-  return { requestId: request.id, correlationId: request.correlationId };
+  const key = request.idempotencyClaim?.key;
+  return key === undefined ? { requestId: request.id, correlationId: request.correlationId } : { requestId: request.id, correlationId: request.correlationId, idempotencyKey: key };
 });
 
 /** A user's command: its events record the request and its correlation; the request caused them. */
 export function userCommandContext(principal: Principal, trace: RequestTrace, clock: Clock): CommandContext {
-  return { userId: principal.user.id, actor: 'user', requestId: trace.requestId, correlationId: trace.correlationId, causationId: trace.requestId, now: clock.now() };
+  const context: CommandContext = { userId: principal.user.id, actor: 'user', requestId: trace.requestId, correlationId: trace.correlationId, causationId: trace.requestId, now: clock.now() };
+  return trace.idempotencyKey === undefined ? context : { ...context, idempotencyKey: trace.idempotencyKey };
 }
+
+/**
+ * The id of what a create makes. Under an Idempotency-Key it is derived from the user and the key,
+ * so a create run again for the same key (its first run died before its answer was kept) names
+ * the same stream and cannot make a second one (decision 0040).
+ */
+export function newEntityId(context: CommandContext, kind: string): string {
+  return context.idempotencyKey === undefined ? newId() : nameBasedId(IDEMPOTENT_CREATES, `${context.userId}\n${kind}\n${context.idempotencyKey}`);
+}
+
+/**
+ * A create run again under its key finds what its first run made (that run died before its answer
+ * was kept): the entity is there, made by this key, and the create answers it as made.
+ */
+export function madeEarlierUnderKey(error: unknown, context: CommandContext): boolean {
+  return context.idempotencyKey !== undefined && error instanceof DomainRuleError && error.code.endsWith('_EXISTS');
+}
+
+/** Namespace of the ids creates under an Idempotency-Key derive (a fixed random UUID). */
+const IDEMPOTENT_CREATES = '5d0f6a52-3c1e-4b8e-9a57-2f1c0b7d9e44';

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { documentInputErrors } from '../http/openapi-errors.js';
 import { SESSION_COOKIE } from '../http/session-cookie.js';
+import { documentSafeRetries } from './safe-retries.openapi.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -27,7 +28,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return toOpenApi31(documentInputErrors(acceptSessionWhereKeysAre(document)));
+  return toOpenApi31(documentSafeRetries(documentInputErrors(acceptSessionWhereKeysAre(document))));
 }
 
 /**

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import { DomainRuleError } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
-import { findLiveAccount } from './account.queries.js';
+import { type IfMatch } from '../../infrastructure/http/entity-tags.js';
+import { accountUnchangedSince, findLiveAccount } from './account.queries.js';
 import type { AccountEvent, AccountState, AccountType } from './account.js';
 import { accountStreamId } from './account.js';
 import { type AccountCommand, accountDecider } from './account.decider.js';
@@ -19,6 +20,8 @@ export class ExecuteAccountCommand extends Command<AccountOutcome> {
     readonly accountId: string,
     readonly command: AccountCommand,
     readonly context: CommandContext,
+    /** The client's If-Match: the change goes ahead only on the account as the client saw it. */
+    readonly ifMatch?: IfMatch,
   ) {
     super();
   }
@@ -41,7 +44,9 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
     @Inject(DATABASE) private readonly db: Kysely<Database>,
   ) {}
 
-  async execute({ accountId, command, context }: ExecuteAccountCommand): Promise<AccountOutcome> {
+  async execute({ accountId, command, context, ifMatch }: ExecuteAccountCommand): Promise<AccountOutcome> {
+    const guards = ifMatch === undefined ? [] : [await accountUnchangedSince(this.db, context.userId, accountId, ifMatch)];
+    const options = { guards, db: this.db };
     if (command.type === 'UpdateManualBalance' || command.type === 'DeleteAccount') {
       const listed = await findLiveAccount(this.db, context.userId, accountId);
       if (listed && listed.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', NOT_MANUAL[command.type]);
@@ -50,9 +55,9 @@ export class ExecuteAccountCommandHandler implements ICommandHandler<ExecuteAcco
       const listed = await findLiveAccount(this.db, context.userId, accountId);
       if (listed && listed.source !== 'manual') {
         const linked: AccountCommand = { type: 'OverrideLinkedCreditLimit', accountId, accountType: listed.type as AccountType, creditLimit: command.creditLimit };
-        return handleCommand(this.store, accountStreamId(accountId), accountDecider, linked, context, 'Account');
+        return handleCommand(this.store, accountStreamId(accountId), accountDecider, linked, context, 'Account', options);
       }
     }
-    return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account');
+    return handleCommand(this.store, accountStreamId(accountId), accountDecider, command, context, 'Account', options);
   }
 }

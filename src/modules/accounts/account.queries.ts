@@ -1,10 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { AccountsTable } from '../../../projections/accounts/accounts.table.js';
 import { NotFoundError } from '../../core/errors.js';
 import { normaliseDecimal, toAmountNumber } from '../../core/money.js';
 import type { Database } from '../../infrastructure/database/schema.js';
+import { exists } from '../../infrastructure/event-store/append-guards.js';
+import type { AppendGuard } from '../../infrastructure/event-store/event-store.port.js';
+import { type IfMatch, ifMatchAllows, preconditionFailed, withEntityTag } from '../../infrastructure/http/entity-tags.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { availableBalance, effectiveCreditLimit } from './account-balances.js';
 import type { AccountDetailResponse, AccountListItemResponse } from './http/account.responses.js';
@@ -53,7 +56,7 @@ export class GetAccountHandler implements IQueryHandler<GetAccount> {
   async execute({ userId, accountId }: GetAccount) {
     const row = await findLiveAccount(this.db, userId, accountId);
     if (!row) throw new NotFoundError('Account');
-    return toDetail(row);
+    return withEntityTag(toDetail(row), accountEntityTag(row));
   }
 }
 
@@ -64,8 +67,36 @@ export class GetAccountListItemHandler implements IQueryHandler<GetAccountListIt
   async execute({ userId, accountId }: GetAccountListItem) {
     const row = await findLiveAccount(this.db, userId, accountId);
     if (!row) throw new NotFoundError('Account');
-    return toListItem(row);
+    return withEntityTag(toListItem(row), accountEntityTag(row));
   }
+}
+
+/**
+ * An account's entity tag: a manual one's stream revision; a linked one's row also moves with its
+ * connection's stream (balances, flags) and its holdings, so its tag names all three.
+ */
+export function accountEntityTag(row: Pick<AccountRow, 'source' | 'revision' | 'account_revision' | 'holdings_revision'>): string {
+  return row.source === 'manual' ? String(row.revision) : `${row.revision}.${row.account_revision}.${row.holdings_revision}`;
+}
+
+/**
+ * Refuses at once an account whose tag is not one the client named (412; a missing one is a 404),
+ * and keeps the revisions it has as a condition of the append.
+ */
+export async function accountUnchangedSince(db: Kysely<Database>, userId: string, accountId: string, ifMatch: IfMatch): Promise<AppendGuard> {
+  const row = await findLiveAccount(db, userId, accountId);
+  if (!row) throw new NotFoundError('Account');
+  if (!ifMatchAllows(ifMatch, accountEntityTag(row))) throw preconditionFailed('Account');
+  const unchanged = db
+    .selectFrom('accounts')
+    .select(sql`1`.as('found'))
+    .where('id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('revision', '=', row.revision)
+    .where('account_revision', '=', row.account_revision)
+    .where('holdings_revision', '=', row.holdings_revision);
+  return { condition: exists(db, unchanged), refusal: () => preconditionFailed('Account') };
 }
 
 export function findLiveAccount(db: Kysely<Database>, userId: string, accountId: string): Promise<AccountRow | undefined> {

@@ -14,7 +14,7 @@ export const PRUNE_EVERY_MINUTES = 15;
 
 /** A table of short-lived rows, and the column past which a row is of no use to anyone. */
 interface Expiring {
-  readonly table: 'sandbox_bank_link_tokens' | 'sandbox_bank_public_tokens' | 'sandbox_brokerage_portal_sessions' | 'bank_link_webhooks_received';
+  readonly table: 'sandbox_bank_link_tokens' | 'sandbox_bank_public_tokens' | 'sandbox_brokerage_portal_sessions' | 'bank_link_webhooks_received' | 'idempotency_keys';
   readonly column: 'expires_at' | 'received_at';
   /** How long after that column's time a row is kept. */
   readonly keptForMs: number;
@@ -23,13 +23,15 @@ interface Expiring {
 /**
  * Link tokens (4 hours), public tokens (30 minutes) and portal sessions (5 minutes) can no longer be
  * used once expired, used or not; a received webhook's id only matters while a delivery with it can
- * still verify (decision 0028).
+ * still verify (decision 0028); an Idempotency-Key's kept answer, once its 24 hours are over.
  */
 export const EXPIRING: readonly Expiring[] = [
   { table: 'sandbox_bank_link_tokens', column: 'expires_at', keptForMs: 0 },
   { table: 'sandbox_bank_public_tokens', column: 'expires_at', keptForMs: 0 },
   { table: 'sandbox_brokerage_portal_sessions', column: 'expires_at', keptForMs: 0 },
   { table: 'bank_link_webhooks_received', column: 'received_at', keptForMs: RECEIVED_WEBHOOK_RETENTION_MS },
+  // An Idempotency-Key's answer, 24 hours after the first request (decision 0040).
+  { table: 'idempotency_keys', column: 'expires_at', keptForMs: 0 },
 ];
 
 export interface ExpiredTokensPruneDependencies {

@@ -6,6 +6,7 @@ import type { Database } from '../../infrastructure/database/schema.js';
 import type { AppendGuard, EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { exists } from '../../infrastructure/event-store/append-guards.js';
 import { type CommandContext, type CommandOutcome, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { type IfMatch, ifMatchAllows, preconditionFailed } from '../../infrastructure/http/entity-tags.js';
 import { DATABASE, EVENT_STORE } from '../../infrastructure/runtime/tokens.js';
 import { CategoryDirectory } from '../categories/category-directory.js';
 import { detachTagsDeletedMeanwhile, laterPosition, tagIdsAppliedBy } from '../tags/deleted-tag-guard.js';
@@ -20,6 +21,8 @@ export class ExecuteTransactionCommand extends Command<TransactionOutcome> {
     readonly transactionId: string,
     readonly command: TransactionCommand,
     readonly context: CommandContext,
+    /** The client's If-Match: the edit or delete goes ahead only on the transaction as the client saw it. */
+    readonly ifMatch?: IfMatch,
   ) {
     super();
   }
@@ -37,8 +40,9 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     private readonly categories: CategoryDirectory,
   ) {}
 
-  async execute({ transactionId, command, context }: ExecuteTransactionCommand): Promise<TransactionOutcome> {
+  async execute({ transactionId, command, context, ifMatch }: ExecuteTransactionCommand): Promise<TransactionOutcome> {
     const guards: AppendGuard[] = [];
+    if (ifMatch !== undefined && command.type !== 'CreateTransaction') guards.push(await this.unchangedSince(ifMatch, transactionId, context.userId, command.type === 'DeleteTransaction'));
     if (command.type === 'CreateTransaction') {
       const accounts = this.db.selectFrom('accounts').select(sql`1`.as('found')).where('id', '=', command.data.accountId).where('user_id', '=', context.userId).where('deleted_at', 'is', null);
       guards.push({ condition: exists(this.db, accounts), refusal: () => new NotFoundError('Account') });
@@ -56,6 +60,19 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction', { guards, db: this.db });
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
     return detached ? { ...outcome, position: laterPosition(outcome.position, detached), appliedInline: [] } : outcome;
+  }
+
+  /**
+   * Refuses at once a transaction whose tag (its stream revision) is not one the client named, and
+   * keeps that revision as a condition of the append. A missing one is a 404 to an edit, as without
+   * If-Match, and a 412 to a delete, which would otherwise succeed doing nothing.
+   */
+  private async unchangedSince(ifMatch: IfMatch, transactionId: string, userId: string, deleting: boolean): Promise<AppendGuard> {
+    const listed = this.db.selectFrom('transactions').select(sql`1`.as('found')).where('id', '=', transactionId).where('user_id', '=', userId);
+    const row = await this.db.selectFrom('transactions').select('revision').where('id', '=', transactionId).where('user_id', '=', userId).executeTakeFirst();
+    if (!row && !deleting) throw new NotFoundError('Transaction');
+    if (!row || !ifMatchAllows(ifMatch, String(row.revision))) throw preconditionFailed('Transaction');
+    return { condition: exists(this.db, listed.where('revision', '=', row.revision)), refusal: () => preconditionFailed('Transaction') };
   }
 
   private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {

@@ -3,6 +3,7 @@ import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { type Kysely, sql } from 'kysely';
 import { NotFoundError, invalid } from '../../core/errors.js';
 import type { Database } from '../../infrastructure/database/schema.js';
+import { withEntityTag } from '../../infrastructure/http/entity-tags.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { requireLiveAccounts } from '../accounts/account.queries.js';
 import { isCategoryOf, userCategories, userCategoryGroups } from '../categories/category-directory.js';
@@ -141,7 +142,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction> {
   async execute({ userId, transactionId }: GetTransaction): Promise<TransactionResponse> {
     const row = await selectTransactions(this.db, userId).where('t.id', '=', transactionId).executeTakeFirst();
     if (!row) throw new NotFoundError('Transaction');
-    return toTransactionResponse(row, await liveTagsById(this.db, userId, row.tag_ids));
+    return withEntityTag(toTransactionResponse(row, await liveTagsById(this.db, userId, row.tag_ids)), String(row.revision));
   }
 }
 

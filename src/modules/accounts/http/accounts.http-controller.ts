@@ -1,21 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { accountsProjection } from '../../../../projections/accounts/accounts.projection.js';
 import { balanceSnapshotsProjection } from '../../../../projections/balance-snapshots/balance-snapshots.projection.js';
 import { type Clock, isoDate } from '../../../core/clock.js';
-import { newId } from '../../../core/ids.js';
+import { NotFoundError } from '../../../core/errors.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { entityTagOf, type IfMatch, IfMatchHeader, preconditionFailed, withEntityTag } from '../../../infrastructure/http/entity-tags.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
-import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
+import { CLOCK, DATABASE } from '../../../infrastructure/runtime/tokens.js';
+import type { Database } from '../../../infrastructure/database/schema.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { AccountRemoval } from '../account-removal.js';
 import { ExecuteAccountCommand } from '../account.commands.js';
-import { GetAccount, GetAccountListItem, ListAccounts } from '../account.queries.js';
+import { accountUnchangedSince, GetAccount, GetAccountListItem, ListAccounts } from '../account.queries.js';
 import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
 import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
 import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
@@ -33,6 +36,7 @@ export class AccountsHttpController {
     private readonly queries: QueryBus,
     private readonly removal: AccountRemoval,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DATABASE) private readonly db: Kysely<Database>,
   ) {}
 
   @Get('accounts')
@@ -53,7 +57,7 @@ export class AccountsHttpController {
   @ApiErrors(400, 401, 403, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateManualAccountRequest): Promise<ManualAccountCreatedResponse> {
     const context = userCommandContext(principal, trace, this.clock);
-    const accountId = newId();
+    const accountId = newEntityId(context, 'account');
     const data = {
       accountId,
       name: body.name,
@@ -65,9 +69,11 @@ export class AccountsHttpController {
       currentBalance: toDecimalString(body.currentBalance),
       creditLimit: body.creditLimit === undefined ? null : toDecimalString(body.creditLimit),
     };
-    await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context), ACCOUNT_READ_MODELS);
+    await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'CreateManualAccount', data, today: isoDate(context.now) }, context), ACCOUNT_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     const listed = await this.queries.execute(new GetAccountListItem(principal.user.id, accountId));
-    return { ...listed, institution: listed.institutionName, balance: listed.current ?? body.currentBalance };
+    return withEntityTag({ ...listed, institution: listed.institutionName, balance: listed.current ?? body.currentBalance }, entityTagOf(listed) ?? '0');
   }
 
   @Get('accounts/:accountId')
@@ -87,11 +93,14 @@ export class AccountsHttpController {
     @Trace() trace: RequestTrace,
     @UuidParam('accountId', 'Account') accountId: string,
     @Body() body: PatchAccountRequest,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
   ) {
     if (body.creditLimit !== undefined) {
       const creditLimit = body.creditLimit === null ? null : toDecimalString(body.creditLimit);
       const context = userCommandContext(principal, trace, this.clock);
-      await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context), ACCOUNT_READ_MODELS);
+      await this.commands.execute(new ExecuteAccountCommand(accountId, { type: 'OverrideCreditLimit', accountId, creditLimit }, context, ifMatch), ACCOUNT_READ_MODELS);
+    } else if (ifMatch !== undefined) {
+      await accountUnchangedSince(this.db, principal.user.id, accountId, ifMatch);
     }
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
@@ -105,10 +114,11 @@ export class AccountsHttpController {
     @Trace() trace: RequestTrace,
     @UuidParam('accountId', 'Account') accountId: string,
     @Body() body: PatchManualBalanceRequest,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
   ) {
     const context = userCommandContext(principal, trace, this.clock);
     const command = { type: 'UpdateManualBalance' as const, accountId, current: toDecimalString(body.current), today: isoDate(context.now) };
-    await this.commands.execute(new ExecuteAccountCommand(accountId, command, context), ACCOUNT_READ_MODELS);
+    await this.commands.execute(new ExecuteAccountCommand(accountId, command, context, ifMatch), ACCOUNT_READ_MODELS);
     return this.queries.execute(new GetAccount(principal.user.id, accountId));
   }
 
@@ -125,7 +135,18 @@ export class AccountsHttpController {
   })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(400, 401, 403, 404, 503)
-  async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('accountId', 'Account') accountId: string): Promise<SuccessResponse> {
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Trace() trace: RequestTrace,
+    @UuidParam('accountId', 'Account') accountId: string,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
+  ): Promise<SuccessResponse> {
+    // Checked before the removal (which may reach the account's connection), not as a condition of its appends.
+    if (ifMatch !== undefined) {
+      await accountUnchangedSince(this.db, principal.user.id, accountId, ifMatch).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? preconditionFailed('Account') : error;
+      });
+    }
     const { removed, connectionDisconnected } = await this.removal.remove(userCommandContext(principal, trace, this.clock), accountId);
     const message = !removed ? 'Nothing to delete: the account is already gone' : connectionDisconnected ? 'Account removed, and its connection with it (it was the last account)' : 'Account removed';
     return { success: true, message };

@@ -2,10 +2,9 @@ import { Body, Controller, Get, Inject, Patch, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Clock } from '../../../core/clock.js';
-import { newId } from '../../../core/ids.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -43,9 +42,11 @@ export class CategoriesHttpController {
   @ApiErrors(400, 401, 403, 409, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryRequest): Promise<CategoryResponse> {
     const context = userCommandContext(principal, trace, this.clock);
-    const categoryId = newId();
+    const categoryId = newEntityId(context, 'category');
     const command = { type: 'CreateCategory' as const, userId: context.userId, categoryId, groupId: body.groupId.toLowerCase(), name: body.name.trim(), iconKey: body.iconKey };
-    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
+    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     return this.queries.execute(new GetCategory(context.userId, categoryId));
   }
 
@@ -55,9 +56,11 @@ export class CategoriesHttpController {
   @ApiErrors(400, 401, 403, 409, 422, 503)
   async createGroup(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateCategoryGroupRequest): Promise<CategoryGroupResponse> {
     const context = userCommandContext(principal, trace, this.clock);
-    const groupId = newId();
+    const groupId = newEntityId(context, 'category-group');
     const command = { type: 'CreateCategoryGroup' as const, userId: context.userId, groupId, name: body.name.trim() };
-    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
+    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     return this.queries.execute(new GetCategoryGroup(context.userId, groupId));
   }
 
@@ -76,7 +79,9 @@ export class CategoriesHttpController {
   ): Promise<CategoryResponse> {
     const context = userCommandContext(principal, trace, this.clock);
     const command = { type: 'EditCategory' as const, userId: context.userId, categoryId, changes: changesOf(body) };
-    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS);
+    await this.commands.execute(new ExecuteCategoryTaxonomyCommand(command, context), CATEGORY_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     return this.queries.execute(new GetCategory(context.userId, categoryId));
   }
 }

@@ -5,10 +5,10 @@ import { tagsProjection } from '../../../../projections/tags/tags.projection.js'
 import { transactionActivityProjection } from '../../../../projections/transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import type { Clock } from '../../../core/clock.js';
-import { newId } from '../../../core/ids.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
+import { type IfMatch, IfMatchHeader } from '../../../infrastructure/http/entity-tags.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
 import type { Principal } from '../../identity/identity.store.js';
@@ -48,8 +48,11 @@ export class TagsHttpController {
   @ApiCreatedResponse({ type: TagResponse })
   @ApiErrors(401, 403, 409, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateTagRequest) {
-    const tagId = newId();
-    await this.commands.execute(new CreateTag(tagId, body.name, body.color, userCommandContext(principal, trace, this.clock)), TAG_READ_MODELS);
+    const context = userCommandContext(principal, trace, this.clock);
+    const tagId = newEntityId(context, 'tag');
+    await this.commands.execute(new CreateTag(tagId, body.name, body.color, context), TAG_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     return this.queries.execute(new GetTag(principal.user.id, tagId));
   }
 
@@ -97,9 +100,10 @@ export class TagsHttpController {
     @Trace() trace: RequestTrace,
     @UuidParam('transactionId', 'Transaction') transactionId: string,
     @Body() body: SetTransactionTagsRequest,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
   ) {
     const context = userCommandContext(principal, trace, this.clock);
-    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: { tagIds: body.tagIds } }, context), TRANSACTION_TAG_READ_MODELS);
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: { tagIds: body.tagIds } }, context, ifMatch), TRANSACTION_TAG_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 }

@@ -6,6 +6,7 @@ export interface RecordedAs {
   readonly requestId?: string;
   readonly correlationId?: string;
   readonly causationId?: string;
+  readonly idempotencyKey?: string;
 }
 
 /** Events as a transaction's stream would hold them: revisions from 0, positions rising, a minute apart. */
@@ -28,6 +29,7 @@ export function recordedStream(transactionId: string, events: readonly (Transact
         causationId: as.causationId ?? requestId,
         occurredAt: new Date(Date.UTC(2026, 10, 23, 12, index)).toISOString(),
         schemaVersion: 1,
+        ...(as.idempotencyKey === undefined ? {} : { idempotencyKey: as.idempotencyKey }),
       },
     };
   });

@@ -11,7 +11,7 @@ export function formatAuditText(audit: NamedTransactionAudit): string {
   ];
   for (const event of audit.events) {
     lines.push(`#${event.revision}  ${event.occurredAt}  ${event.type}  (position ${event.position})`);
-    lines.push(`    actor ${event.actor} · request ${event.requestId} · correlation ${event.correlationId} · causation ${event.causationId}`);
+    lines.push(`    actor ${event.actor} · request ${event.requestId} · correlation ${event.correlationId} · causation ${event.causationId}${event.idempotencyKey === undefined ? '' : ` · idempotency key ${JSON.stringify(event.idempotencyKey)}`}`);
     if (event.byTransactionId) lines.push(`    replaced by transaction ${event.byTransactionId} (its posted transaction)`);
     if (event.replacesTransactionId) lines.push(`    replaces pending transaction ${event.replacesTransactionId}`);
     if (event.carriedFromTransactionId) lines.push(`    carries over the user's values of pending transaction ${event.carriedFromTransactionId}`);

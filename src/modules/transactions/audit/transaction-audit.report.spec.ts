@@ -65,7 +65,7 @@ const audit = (history: ReturnType<typeof recordedStream>, readModel: ReadModelV
 const unnamed = (report: ReturnType<typeof audit>) => nameAudit(report, { user: null, categories: new Map(), tags: new Map() });
 
 describe('auditing a transaction stream against the read models', () => {
-  const live = recordedStream('tx-1', [created, [edited, { correlationId: 'checkout-7' }], tagged]);
+  const live = recordedStream('tx-1', [created, [edited, { correlationId: 'checkout-7', idempotencyKey: 'edit-7' }], tagged]);
 
   it('agrees when the row and the activity are what the stream says, whatever their representation', () => {
     const result = audit(live, readModelOf(live, true));
@@ -76,7 +76,8 @@ describe('auditing a transaction stream against the read models', () => {
       [1, 'TransactionEdited', 1],
       [2, 'TagApplied', 1],
     ]);
-    expect(result.events[1]).toMatchObject({ correlationId: 'checkout-7', causationId: 'req-1', changes: [{ field: 'amount', kind: 'edited', before: -12.5, after: -13 }] });
+    expect(result.events[1]).toMatchObject({ correlationId: 'checkout-7', idempotencyKey: 'edit-7', causationId: 'req-1', changes: [{ field: 'amount', kind: 'edited', before: -12.5, after: -13 }] });
+    expect(result.events[0]).not.toHaveProperty('idempotencyKey');
   });
 
   it('names each column that differs, with both values', () => {

@@ -23,6 +23,8 @@ export interface AuditedEvent {
   readonly requestId: string;
   readonly correlationId: string;
   readonly causationId: string;
+  /** The Idempotency-Key of the request that appended it, when it sent one. */
+  readonly idempotencyKey?: string;
   /** TransactionReplaced: the posted transaction that retired this pending one. */
   readonly byTransactionId?: string;
   /** TransactionImported: the pending transaction this posted one replaces. */
@@ -86,6 +88,7 @@ function auditedEvent(recorded: RecordedEvent, activity: readonly ActivityEntry[
     requestId: metadata.requestId,
     correlationId: metadata.correlationId,
     causationId: metadata.causationId,
+    ...(metadata.idempotencyKey === undefined ? {} : { idempotencyKey: metadata.idempotencyKey }),
     ...transactionsNamedBy(recorded),
     changes: activity
       .filter((entry) => entry.revision === revision)

@@ -2,14 +2,14 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } f
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Clock } from '../../../core/clock.js';
-import { newId } from '../../../core/ids.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { transactionActivityProjection } from '../../../../projections/transaction-activity/transaction-activity.projection.js';
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { spendingProjection } from '../../../../projections/spending/spending.projection.js';
+import { type IfMatch, IfMatchHeader } from '../../../infrastructure/http/entity-tags.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
-import { UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
+import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
 import { CLOCK } from '../../../infrastructure/runtime/tokens.js';
@@ -62,7 +62,7 @@ export class TransactionsHttpController {
   @ApiErrors(400, 401, 403, 404, 422, 503)
   async create(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @Body() body: CreateTransactionRequest) {
     const context = userCommandContext(principal, trace, this.clock);
-    const transactionId = newId();
+    const transactionId = newEntityId(context, 'transaction');
     const data = {
       transactionId,
       accountId: body.accountId.toLowerCase(),
@@ -79,7 +79,9 @@ export class TransactionsHttpController {
       tagIds: normaliseTagIds(body.tagIds ?? []),
       authorizedDate: body.authorizedDate ?? null,
     };
-    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context), TRANSACTION_READ_MODELS);
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'CreateTransaction', data }, context), TRANSACTION_READ_MODELS).catch((error: unknown) => {
+      if (!madeEarlierUnderKey(error, context)) throw error;
+    });
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -103,9 +105,10 @@ export class TransactionsHttpController {
     @Trace() trace: RequestTrace,
     @UuidParam('transactionId', 'Transaction') transactionId: string,
     @Body() body: PatchTransactionRequest,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
   ) {
     const context = userCommandContext(principal, trace, this.clock);
-    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context), TRANSACTION_READ_MODELS);
+    await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'EditTransaction', transactionId, patch: patchOf(body) }, context, ifMatch), TRANSACTION_READ_MODELS);
     return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
   }
 
@@ -114,9 +117,14 @@ export class TransactionsHttpController {
   @ApiOperation({ operationId: 'deleteTransaction', summary: 'Delete a manual transaction; succeeds also when it is already gone or provider-managed' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404, 503)
-  async remove(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('transactionId', 'Transaction') transactionId: string): Promise<SuccessResponse> {
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Trace() trace: RequestTrace,
+    @UuidParam('transactionId', 'Transaction') transactionId: string,
+    @IfMatchHeader() ifMatch: IfMatch | undefined,
+  ): Promise<SuccessResponse> {
     const context = userCommandContext(principal, trace, this.clock);
-    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context), TRANSACTION_READ_MODELS);
+    const outcome = await this.commands.execute(new ExecuteTransactionCommand(transactionId, { type: 'DeleteTransaction', transactionId }, context, ifMatch), TRANSACTION_READ_MODELS);
     return { success: true, message: outcome.events.length > 0 ? 'Transaction deleted' : 'Nothing to delete: the transaction is gone or managed by its provider' };
   }
 

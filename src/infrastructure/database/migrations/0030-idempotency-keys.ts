@@ -1,0 +1,23 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The answers kept for Idempotency-Key (decision 0040): one row per user and key, claimed before the
+ * request runs and holding its status and body once it has answered, for 24 hours.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE IF NOT EXISTS idempotency_keys (
+      user_id uuid NOT NULL,
+      key text NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
+      fingerprint text NOT NULL,
+      request_id text NOT NULL,
+      locked_until timestamptz,
+      status integer,
+      body text,
+      headers jsonb,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      PRIMARY KEY (user_id, key)
+    )`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at)`.execute(db);
+}
