@@ -1,19 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
-import { PROJECTIONS } from '../projections/index.js';
-import { connectDatabase } from '../src/infrastructure/database/database.js';
-import { readModelSearchPath } from '../src/infrastructure/projections/projection.js';
-import { ensureUser, issueApiKey } from '../src/modules/identity/identity.store.js';
 import { alternate } from './support/alternate.js';
 import { benchPostgres } from './support/bench-postgres.js';
 import { httpLoadSamples } from './support/http-load.js';
-import { startLoadPeer, startPeerServer, startScriptNodeFlags, stopChildren } from './support/peers/peer-process.js';
-import { projectionsBehind } from './support/projections-behind.js';
-import { seedTransactionEvents } from './support/seed.js';
-import { createScratchDatabase, stopService, waitFor } from './support/service-process.js';
+import { startLoadPeer, startPeerServer, stopChildren } from './support/peers/peer-process.js';
+import { startSeededService } from './support/seeded-service.js';
+import { createScratchDatabase, stopService } from './support/service-process.js';
 import { type Comparison, sideBySideTable } from './support/side-by-side.js';
 
 /**
@@ -43,26 +36,16 @@ async function main(): Promise<void> {
   const server = await benchPostgres(port + 10);
   const scratch = await createScratchDatabase('ledgerline_floor', server.adminUrl);
   const emmettScratch = await createScratchDatabase('ledgerline_floor_emmett', server.adminUrl);
-  const database = connectDatabase(scratch.url, { max: 4, searchPath: readModelSearchPath(PROJECTIONS) });
   const children: ChildProcess[] = [];
   try {
     console.log(`on ${server.description}`);
-    const base = `http://127.0.0.1:${port}`;
-    const service = spawn(process.execPath, [...startScriptNodeFlags(), 'dist/src/main.js'], { env: { ...process.env, DATABASE_URL: scratch.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0' }, stdio: ['ignore', openSync(`${tmpdir()}/ledgerline-floor-service.log`, 'w'), 'inherit'] });
-    children.push(service);
-    await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.ok === true, 60_000);
-    const { user } = await ensureUser(database.db, 'floor@example.com');
-    const auth = { Authorization: `Bearer ${(await issueApiKey(database.db, user.id, 'floor', ['read', 'write'], new Date())).key}`, 'Content-Type': 'application/json' };
-    const account = (await (await fetch(`${base}/v1/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Floor', type: 'bank', subtype: 'checking', currentBalance: 0 }) })).json()) as { id: string };
-    const categoryIds = ((await (await fetch(`${base}/v1/categories`, { headers: auth })).json()) as { categories: Array<{ id: string }> }).categories.map((category) => category.id);
-    await seedTransactionEvents(database.pool, user.id, account.id, categoryIds, transactions, (done) => process.stdout.write(`\rseeding ${done}/${transactions}`));
-    await waitFor(async () => (await projectionsBehind(database.pool)).length === 0, 30 * 60_000, 1000);
-    await stopService(service);
-    await database.pool.query('ANALYZE');
-    console.log(`\nseeded and projected ${transactions} transactions; the service is stopped`);
+    const seeded = await startSeededService(scratch.url, port, transactions, children);
+    const { ids } = seeded;
+    await stopService(seeded.service);
+    await seeded.database.close();
+    console.log('the service is stopped');
 
-    const ids = (await database.pool.query<{ id: string }>('SELECT id FROM transactions ORDER BY random() LIMIT 20000')).rows.map((row) => row.id);
-    const floor = await startPeerServer('minimal-patch.server', port + 1, '/hello', { DATABASE_URL: scratch.url, POOL_SIZE: String(POOL_SIZE), USER_ID: user.id }, children);
+    const floor = await startPeerServer('minimal-patch.server', port + 1, '/hello', { DATABASE_URL: scratch.url, POOL_SIZE: String(POOL_SIZE), USER_ID: seeded.userId }, children);
     const emmett = await startLoadPeer('emmett-append', { DATABASE_URL: emmettScratch.url, CONNECTIONS: String(connections), POOL_SIZE: String(POOL_SIZE), STREAMS: String(Math.min(2000, ids.length)) }, children);
     let sent = 0;
     const patch: autocannon.Request = {
@@ -85,7 +68,6 @@ async function main(): Promise<void> {
     for (const line of sideBySideTable(connections, comparisons, { peakRssMb: 0, highWaterMarkMb: 0, goalMb: 300 }).slice(0, -1)) console.log(line);
   } finally {
     await stopChildren(children);
-    await database.close();
     await scratch.drop();
     await emmettScratch.drop();
     await server.stop();
