@@ -82,6 +82,7 @@ export function planSweep(document: ServedDocument, fixtures: SweepFixtures): Sw
 class OperationSweep {
   private readonly pathParameters: Parameter[];
   private readonly queryParameters: Parameter[];
+  private readonly headerParameters: Parameter[];
   private readonly bodySchema: Schema | undefined;
   private readonly out: HostileCase[] = [];
 
@@ -95,6 +96,7 @@ class OperationSweep {
   ) {
     this.pathParameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
     this.queryParameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+    this.headerParameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header');
     const bodySchema = operation.requestBody?.content?.[JSON_TYPE]?.schema;
     this.bodySchema = bodySchema ? this.resolve(bodySchema) : undefined;
   }
@@ -153,6 +155,21 @@ class OperationSweep {
       ['X-HTTP-Method-Override DELETE', { 'X-HTTP-Method-Override': 'DELETE' }],
     ];
     for (const [label, extra] of headers) this.add(`header: ${label}`, { headers: extra });
+    // The headers the operation documents (Idempotency-Key, If-Match): each gets hostile values too.
+    for (const parameter of this.headerParameters) {
+      const values: Array<[string, string]> = [
+        ['empty', ''],
+        ['one character', 'k'],
+        ['256 characters', 'k'.repeat(256)],
+        ['8 KB', 'k'.repeat(8192)],
+        ['Latin-1 bytes', 'cl\u00e9'],
+        ['a tab inside', 'a\tb'],
+        ['quotes and commas', '"1", W/"2", *'],
+        ['a star', '*'],
+        ['a random UUID', randomUUID()],
+      ];
+      for (const [label, value] of values) this.add(`header ${parameter.name}: ${label}`, { headers: { [parameter.name]: value } });
+    }
   }
 
   // ---- path ---------------------------------------------------------------------------------
