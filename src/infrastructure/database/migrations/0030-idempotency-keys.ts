@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * The answers kept for Idempotency-Key (decision 0040): one row per user and key, claimed before the
- * request runs and holding its status and body once it has answered, for 24 hours.
+ * request runs and holding its status and body once it has answered, for 24 hours. Room on each
+ * page keeps the answer's update beside its claim (HOT: no index entry written again).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -18,6 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now(),
       expires_at timestamptz NOT NULL,
       PRIMARY KEY (user_id, key)
-    )`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at)`.execute(db);
+    ) WITH (fillfactor = 80)`.execute(db);
+  // Rows arrive in the order they expire: a BRIN index finds the expired ones for the prune job and
+  // costs a claim next to nothing, where a B-tree would take an index entry per claim.
+  await sql`CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys USING brin (expires_at)`.execute(db);
 }
