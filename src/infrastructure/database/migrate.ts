@@ -22,6 +22,7 @@ import * as leaseHolderConnection from './migrations/0024-lease-holder-connectio
 import * as inlineProjections from './migrations/0025-inline-projections.js';
 import * as pgcrypto from './migrations/0026-pgcrypto.js';
 import * as jobOutbox from './migrations/0028-job-outbox.js';
+import * as webhooks from './migrations/0029-webhooks.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0025-inline-projections': inlineProjections,
   '0026-pgcrypto': pgcrypto,
   '0028-job-outbox': jobOutbox,
+  '0029-webhooks': webhooks,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -238,12 +238,49 @@ export interface SandboxBrokeragePortalSessionsTable {
   authorization_id: string | null;
 }
 
+/** A user's webhook endpoint (migration 0029, decision 0039): configuration, not events. */
+export interface WebhookEndpointsTable {
+  id: string;
+  user_id: string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  secret: string;
+  created_at: Date;
+  updated_at: Date;
+  disabled_at: Date | null;
+}
+
+/** One event to one endpoint: the durable queue the senders claim from, and the delivery log. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  seq: Generated<string>;
+  user_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: Date;
+  /** The resource as the API shows it; null until rendered when it comes from an async read model (`render_from`). */
+  data: unknown;
+  render_from: unknown;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Generated<Date>;
+  claimed_until: Date | null;
+  created_at: Generated<Date>;
+  delivered_at: Date | null;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
   projection_rebuilds: ProjectionRebuildsTable;
   projection_leases: ProjectionLeasesTable;
   job_outbox: JobOutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;
