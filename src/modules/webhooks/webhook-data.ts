@@ -1,4 +1,9 @@
 import { type Kysely, sql } from 'kysely';
+import { accountsProjection } from '../../../projections/accounts/accounts.projection.js';
+import { linkItemsProjection } from '../../../projections/link-items/link-items.projection.js';
+import { recurringProjection } from '../../../projections/recurring/recurring.projection.js';
+import { transactionsProjection } from '../../../projections/transactions/transactions.projection.js';
+import type { ProjectionDefinition } from '../../infrastructure/projections/projection.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { findLiveAccount, toDetail } from '../accounts/account.queries.js';
 import { recurringStreamOf, recurringStreamRows } from '../insights/recurring/recurring.queries.js';
@@ -8,15 +13,19 @@ import { toTransactionResponse } from '../transactions/transaction.mapper.js';
 import { selectTransactions } from '../transactions/transaction.queries.js';
 import type { WebhookResource } from './webhook-event-types.js';
 
-/**
- * The read model a resource is answered from when it is not inline: its `data` is rendered at
- * send time, once that read model has passed the event (the transactions and accounts read models
- * are inline, so current whenever the reaction applies the event).
- */
-export function asyncReadModelOf(resource: WebhookResource): 'link-items' | 'recurring' | null {
-  if (resource.kind === 'link_item' || resource.kind === 'sync') return 'link-items';
-  if (resource.kind === 'recurring_stream') return 'recurring';
-  return null;
+/** The read model the API answers a resource from: `data` is rendered once it has passed the event. */
+export function readModelOf(resource: WebhookResource): ProjectionDefinition {
+  switch (resource.kind) {
+    case 'transaction':
+      return transactionsProjection;
+    case 'account':
+      return accountsProjection;
+    case 'link_item':
+    case 'sync':
+      return linkItemsProjection;
+    case 'recurring_stream':
+      return recurringProjection;
+  }
 }
 
 /** `data` of a webhook: the resource as the API returns it now, through the API's own queries and mappers; `{id}` when it is gone. */

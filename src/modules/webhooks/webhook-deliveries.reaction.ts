@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { formatPosition, type RecordedEvent } from '../../core/events.js';
 import { nameBasedId } from '../../core/ids.js';
-import type { ProjectionDefinition } from '../../infrastructure/projections/projection.js';
-import { asyncReadModelOf, renderWebhookData } from './webhook-data.js';
+import { appliedInlineTo, type ProjectionDefinition } from '../../infrastructure/projections/projection.js';
+import { readModelOf, renderWebhookData } from './webhook-data.js';
 import { subscribesTo, WEBHOOK_SOURCE_EVENT_TYPES, type WebhookEvent, webhookEventOf } from './webhook-event-types.js';
 
 const DELIVERY_ID_NAMESPACE = '6f1d8c52-3b7a-4e0a-9c55-2f4b8a9d7e31';
@@ -52,9 +52,13 @@ export const webhookDeliveriesReaction: ProjectionDefinition = {
     for (const { event, webhook } of webhooks) {
       const subscribed = endpoints.filter((endpoint) => endpoint.user_id === event.metadata.userId && subscribesTo(endpoint.event_types, webhook.type));
       if (subscribed.length === 0) continue;
-      const readModel = asyncReadModelOf(webhook.resource);
-      const renderFrom: DeferredRender | null = readModel ? { readModel, position: formatPosition(event.position), resource: webhook.resource } : null;
-      const data = readModel ? null : await renderWebhookData(trx, event.metadata.userId, webhook.resource);
+      // Applied inline (the PostgreSQL store, once the read model is live), its read model shows the
+      // event already; otherwise the daemon applies it beside this reaction, and the sender renders
+      // `data` once that read model has passed the event.
+      const readModel = readModelOf(webhook.resource);
+      const current = appliedInlineTo(event, readModel);
+      const renderFrom: DeferredRender | null = current ? null : { readModel: readModel.name, position: formatPosition(event.position), resource: webhook.resource };
+      const data = current ? await renderWebhookData(trx, event.metadata.userId, webhook.resource) : null;
       for (const endpoint of subscribed) {
         rows.push({
           id: deliveryIdOf(event.id, endpoint.id),

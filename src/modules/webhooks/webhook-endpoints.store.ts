@@ -83,7 +83,7 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: string, l
   const rows = await query.orderBy('seq', 'desc').limit(limit + 1).execute();
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
-  return { rows: page, hasMore, nextCursor: hasMore ? encodeDeliveryCursor((page[page.length - 1] as WebhookDeliveryRow).seq) : null };
+  return { rows: page, hasMore, nextCursor: hasMore ? encodeDeliveryCursor(String((page[page.length - 1] as WebhookDeliveryRow).seq)) : null };
 }
 
 function encodeDeliveryCursor(seq: string): string {

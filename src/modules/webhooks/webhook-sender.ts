@@ -14,6 +14,8 @@ import { webhookSignature } from './webhook-signature.js';
 
 /** A missed notification costs at most this long. */
 const POLL_MS = 500;
+/** While a delivery waits for its read model to catch up, it is looked at again this soon. */
+const RENDER_POLL_MS = 50;
 /** A delivery waiting for an async read model that never gets there is sent with what it shows after this long. */
 const RENDER_PATIENCE_MS = 60_000;
 const MAX_ERROR_LENGTH = 500;
@@ -53,6 +55,7 @@ export class WebhookSender {
   private readonly inFlight = new Map<string, { done: Promise<void>; abort: AbortController }>();
   private loop: Promise<void> | null = null;
   private stopped = false;
+  private awaitingReadModel = false;
 
   constructor(private readonly deps: WebhookSenderDependencies) {
     this.signal = new AppendSignal(deps.pool, WEBHOOK_DELIVERY_CHANNEL);
@@ -78,11 +81,12 @@ export class WebhookSender {
       } catch (error) {
         this.deps.log.warn({ err: error }, 'webhook sender: claiming deliveries failed; trying again');
       }
-      if (!this.stopped) await this.signal.next(POLL_MS);
+      if (!this.stopped) await this.signal.next(this.awaitingReadModel ? RENDER_POLL_MS : POLL_MS);
     }
   }
 
   private async claimAndSend(): Promise<void> {
+    this.awaitingReadModel = false;
     const room = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (room <= 0) return;
     const leaseMs = this.deps.config.webhookTimeoutMs + 5_000;
@@ -118,7 +122,8 @@ export class WebhookSender {
   private async deliver(delivery: ClaimedDelivery, stopping: AbortSignal): Promise<void> {
     const data = await this.dataOf(delivery);
     if (data === undefined) {
-      await this.release(delivery.id, 200);
+      this.awaitingReadModel = true;
+      await this.release(delivery.id, RENDER_POLL_MS);
       return;
     }
     const attempt = delivery.attempts + 1;
