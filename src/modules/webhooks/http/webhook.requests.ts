@@ -9,6 +9,8 @@ const URL_DESCRIPTION =
   'An http or https URL. One that resolves to a loopback, private or link-local address (IPv4 or IPv6) is refused: 400 WEBHOOK_URL_NOT_ALLOWED (checked again before every send).';
 const EVENT_TYPES_DESCRIPTION = 'The event types sent to this endpoint; omitted or empty: every type. An unknown type is a 422.';
 const nullable = () => ValidateIf((_object, value) => value !== null && value !== undefined);
+/** Optional, but never null: a PATCH field that cannot be cleared. */
+const omittable = () => ValidateIf((_object, value) => value !== undefined);
 
 export class CreateWebhookEndpointRequest {
   @ApiProperty({ minLength: 1, maxLength: WEBHOOK_URL_MAX_LENGTH, example: 'https://example.com/ledgerline/webhooks', description: URL_DESCRIPTION })
@@ -16,7 +18,7 @@ export class CreateWebhookEndpointRequest {
   url!: string;
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] }, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true, default: [], description: EVENT_TYPES_DESCRIPTION })
-  @IsOptional() @IsArray() @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length) @ArrayUnique() @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @omittable() @IsArray() @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length) @ArrayUnique() @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
   eventTypes?: WebhookEventType[];
 
   @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH, example: 'Budget spreadsheet sync' })
@@ -26,11 +28,11 @@ export class CreateWebhookEndpointRequest {
 
 export class PatchWebhookEndpointRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: WEBHOOK_URL_MAX_LENGTH, description: URL_DESCRIPTION })
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @omittable() @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] }, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true, description: EVENT_TYPES_DESCRIPTION })
-  @IsOptional() @IsArray() @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length) @ArrayUnique() @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @omittable() @IsArray() @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length) @ArrayUnique() @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
   eventTypes?: WebhookEventType[];
 
   @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH, description: 'null clears it.' })
@@ -38,7 +40,7 @@ export class PatchWebhookEndpointRequest {
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'true stops deliveries (pending ones wait, new events are not queued); false resumes them.' })
-  @IsOptional() @IsBoolean()
+  @omittable() @IsBoolean()
   disabled?: boolean;
 }
 

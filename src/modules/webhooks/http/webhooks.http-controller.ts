@@ -75,7 +75,7 @@ export class WebhooksHttpController {
   @HttpCode(202)
   @ApiOperation({ operationId: 'testWebhookEndpoint', summary: 'Queue a `webhook.test` delivery to this endpoint, behind its other deliveries' })
   @ApiAcceptedResponse({ type: WebhookTestAcceptedResponse })
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 413)
   async test(@CurrentPrincipal() principal: Principal, @UuidParam('endpointId', 'Webhook endpoint') endpointId: string): Promise<WebhookTestAcceptedResponse> {
     const endpoint = await findEndpoint(this.db, principal.user.id, endpointId);
     if (!endpoint) throw new NotFoundError('Webhook endpoint');
