@@ -54,6 +54,8 @@ import { GetProfileHandler } from './modules/settings/user-settings.queries.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
 import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
+import { WebhooksHttpController } from './modules/webhooks/http/webhooks.http-controller.js';
+import { WEBHOOK_SECRETS, WebhookSecrets } from './modules/webhooks/webhook-secrets.js';
 
 /** The HTTP application over an already started runtime (see runtime.ts). */
 @Module({})
@@ -62,7 +64,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController],
+      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },
@@ -107,6 +109,7 @@ export class AppModule {
         ListLinkItemAlertsHandler,
         ListLinkAccountsHandler,
         BankLinkWebhookReceiver,
+        { provide: WEBHOOK_SECRETS, useFactory: () => WebhookSecrets.load(runtime.config) },
         SandboxWebhookFiring,
         { provide: BROKERAGE_LINK, useFactory: () => createBrokerageLink(runtime.config, runtime.database.db, runtime.clock) },
         BrokerageConnectFlows,

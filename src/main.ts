@@ -5,6 +5,7 @@ import { reportProcessFailures } from './infrastructure/logging/process-failures
 import { startRuntime } from './infrastructure/runtime/runtime.js';
 import { serviceJobs } from './service-jobs.js';
 import { serviceReactions } from './service-reactions.js';
+import { serviceWorkers } from './service-workers.js';
 
 async function main(): Promise<void> {
   let config;
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   // Before anything starts that could fail in the background: nothing fails silently.
   reportProcessFailures(log);
-  const runtime = await startRuntime(config, log, { jobs: serviceJobs, reactions: serviceReactions });
+  const runtime = await startRuntime(config, log, { jobs: serviceJobs, reactions: serviceReactions, workers: serviceWorkers });
   const app = await createHttpApp(runtime);
   await app.listen(config.port, config.host);
   log.info({ port: config.port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded under ${config.dataDir}`, eventStore: config.eventStoreUrl ? 'EventStoreDB' : 'PostgreSQL', jobs: runtime.jobs.kind }, 'Ledgerline is listening');

@@ -199,6 +199,7 @@ describe('bad-input sweep over the served OpenAPI document', () => {
   it('answers every hostile case without a 5xx, as documented, and leaves the projections flowing', async () => {
     const document = t.openApi.document as unknown as ServedDocument;
     const realIds: Record<string, string> = { accountId: cardId, transactionId, brokerageAuthorizationId: await connectBrokerage() };
+    realIds.endpointId = (await t.as(key).post('/v1/webhooks/endpoints', { url: 'https://93.184.216.34/hooks' }).expect(201)).body.id;
     realIds.symbol = 'AAPL'; // a ticker the sandbox market knows, so the quote's valid case answers 200
     const foreignIds: Record<string, string> = { accountId: foreign.accountId, transactionId: foreign.transactionId };
     const kind = (name: string) => (/authorization/i.test(name) ? 'brokerageAuthorizationId' : /account/i.test(name) ? 'accountId' : /transaction/i.test(name) ? 'transactionId' : name);

@@ -22,6 +22,7 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
   },
   apiKeyId: async (a) => (await a.post('/v1/api-keys', { name: "A's other key" }).expect(201)).body.id,
   tagId: async (a) => (await a.post('/v1/tags', { name: "A's tag", color: 'violet' }).expect(201)).body.id,
+  endpointId: async (a) => (await a.post('/v1/webhooks/endpoints', { url: 'https://93.184.216.34/a-hooks', description: "A's endpoint" }).expect(201)).body.id,
   categoryId: async (a) => {
     const { groups } = (await a.get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };
     return (await a.post('/v1/categories', { groupId: groups[0].id, iconKey: 'lock', name: "A's own" }).expect(201)).body.id;

@@ -22,6 +22,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ SIGN_IN_RATE_LIMIT_PER_MINUTE: 'many' })).toThrow(/^SIGN_IN_RATE_LIMIT_PER_MINUTE must be a whole number/);
   });
 
+  it('reads the webhook settings, refusing a flag that is not true or false', () => {
+    expect(loadConfig({})).toMatchObject({ webhookAllowPrivateUrls: false, webhookRetryBaseMs: 30_000, webhookTimeoutMs: 10_000, webhookConcurrency: 16 });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_TIMEOUT_MS: '2000' })).toMatchObject({ webhookAllowPrivateUrls: true, webhookRetryBaseMs: 200, webhookTimeoutMs: 2000 });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "yes".'));
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '0' })).toThrow(/^WEBHOOK_TIMEOUT_MS must be a whole number from 100 to 60000/);
+  });
+
   it('selects the full stack from its URLs', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/ledgerline', REDIS_URL: 'redis://cache:6379', EVENTSTORE_URL: 'esdb://events:2113?tls=false' });
     expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/ledgerline', redisUrl: 'redis://cache:6379', eventStoreUrl: 'esdb://events:2113?tls=false' });

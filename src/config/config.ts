@@ -62,6 +62,14 @@ export interface AppConfig {
   readonly brokerageReturnUrl: string;
   /** Every brokerage authorization is synced (and its accounts snapshotted) this often without being asked (minutes, at most a day); 0 turns it off. */
   readonly brokerageSyncIntervalMinutes: number;
+  /** Webhook URLs may resolve to loopback, private or link-local addresses (development and tests only). */
+  readonly webhookAllowPrivateUrls: boolean;
+  /** The first retry of a failed webhook delivery waits this long; each next one twice as long (ms). */
+  readonly webhookRetryBaseMs: number;
+  /** A webhook endpoint that has not answered by then has failed that attempt (ms). */
+  readonly webhookTimeoutMs: number;
+  /** Endpoints this process sends to at once: a slow endpoint holds one of them, never another's queue. */
+  readonly webhookConcurrency: number;
 }
 
 export const BANK_LINK_PROVIDERS = ['sandbox', 'none'] as const;
@@ -118,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     brokerageLinkProvider: oneOf(env, 'BROKERAGE_LINK_PROVIDER', BROKERAGE_LINK_PROVIDERS, 'sandbox'),
     brokerageReturnUrl: url(env, 'BROKERAGE_RETURN_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/`,
     brokerageSyncIntervalMinutes: integer(env, 'BROKERAGE_SYNC_INTERVAL_MINUTES', 1440, 0, 1440),
+    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
   };
 }
 
@@ -130,6 +142,13 @@ function key32(env: NodeJS.ProcessEnv, name: string): Buffer | null {
     throw new ConfigError(`${name} must be 32 random bytes written as base64 (44 characters) or hex (64), for example the output of "openssl rand -base64 32".`);
   }
   return key;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}".`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -10,6 +10,7 @@ import type { Scope } from '../../src/modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from '../../src/modules/identity/identity.store.js';
 import { serviceJobs } from '../../src/service-jobs.js';
 import { serviceReactions } from '../../src/service-reactions.js';
+import { serviceWorkers } from '../../src/service-workers.js';
 import { OpenApiValidator } from './openapi-validator.js';
 import { formatPosition } from '../../src/core/events.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -62,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // One test user sends far more requests a minute than a person: specs of the limit turn it on.
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const log = options.logTo ? createLogger(options.env?.LOG_LEVEL ? config.logLevel : 'info', options.logTo) : createLogger(config.logLevel);
-  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs, reactions: serviceReactions });
+  const runtime = await startRuntime(config, log, { clock: options.clock, jobs: options.jobs ?? serviceJobs, reactions: serviceReactions, workers: serviceWorkers });
   if (options.quoteProvider) replaceQuoteProvider(runtime, options.quoteProvider);
   const app = await createHttpApp(runtime);
   const server = app.getHttpServer() as Server;

@@ -22,6 +22,7 @@ import * as leaseHolderConnection from './migrations/0024-lease-holder-connectio
 import * as inlineProjections from './migrations/0025-inline-projections.js';
 import * as pgcrypto from './migrations/0026-pgcrypto.js';
 import * as jobOutbox from './migrations/0028-job-outbox.js';
+import * as webhooks from './migrations/0029-webhooks.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
 import type { Database } from './schema.js';
 
@@ -48,6 +49,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0025-inline-projections': inlineProjections,
   '0026-pgcrypto': pgcrypto,
   '0028-job-outbox': jobOutbox,
+  '0029-webhooks': webhooks,
   '0030-idempotency-keys': idempotencyKeys,
 };
 

@@ -239,6 +239,42 @@ export interface SandboxBrokeragePortalSessionsTable {
   authorization_id: string | null;
 }
 
+/** A user's webhook endpoint (migration 0029, decision 0039): configuration, not events. */
+export interface WebhookEndpointsTable {
+  id: string;
+  user_id: string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  /** The signing secret, sealed (WebhookSecrets). */
+  sealed_secret: Buffer;
+  created_at: Date;
+  updated_at: Date;
+  disabled_at: Date | null;
+}
+
+/** One event to one endpoint: the durable queue the senders claim from, and the delivery log. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  seq: Generated<string>;
+  user_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: Date;
+  /** The resource as the API shows it; null until rendered when it comes from an async read model (`render_from`). */
+  data: unknown;
+  render_from: unknown;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Generated<Date>;
+  claimed_until: Date | null;
+  created_at: Generated<Date>;
+  delivered_at: Date | null;
+}
+
 export interface Database {
   projection_versions: ProjectionVersionsTable;
   parked_events: ParkedEventsTable;
@@ -246,6 +282,8 @@ export interface Database {
   projection_leases: ProjectionLeasesTable;
   job_outbox: JobOutboxTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

@@ -86,6 +86,14 @@ export interface RuntimeOptions {
   /** The reactions the daemon runs beside the read models (decision 0038). */
   readonly reactions?: (clock: Clock, config: AppConfig) => ProjectionDefinition[];
   readonly jobs?: (runtime: Omit<Runtime, 'jobs' | 'close'>) => JobDefinition<never>[];
+  /** Background workers of the service's own (the webhook sender), started last and stopped first. */
+  readonly workers?: (runtime: Omit<Runtime, 'close'>) => BackgroundWorker[];
+}
+
+/** Something that works in the background from start to shutdown, never inside a request. */
+export interface BackgroundWorker {
+  start(): void;
+  stop(): Promise<void>;
 }
 
 /** Builds and starts everything the HTTP layer stands on, in dependency order. */
@@ -140,6 +148,8 @@ async function startServices(
   const executor = config.redisUrl ? BullMqJobRunner.create(config.redisUrl, definitions, { onError: onJobError, ...reporting }) : new InProcessJobRunner(definitions, clock, onJobError, reporting);
   const jobs = OutboxJobRunner.start(database, executor, definitions.map((definition) => definition.name), { log });
   scrapeFrom({ db: database.db, eventStore, jobs, daemon, projections: consumers, store: config.eventStoreUrl ? 'eventstoredb' : 'postgresql' });
+  const workers = options.workers?.({ ...base, jobs }) ?? [];
+  for (const worker of workers) worker.start();
   let closing: Promise<void> | null = null;
   return {
     ...base,
@@ -147,6 +157,7 @@ async function startServices(
     close() {
       closing ??= (async () => {
         await metricsEndpoint?.close();
+        await Promise.all(workers.map((worker) => worker.stop()));
         await jobs.close();
         await daemon.stop();
         await projectionWriters.close();

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { toAmountNumber } from '../../../core/money.js';
 import { calendarDayIn } from '../../../core/time-zone.js';
@@ -53,7 +53,14 @@ export class ListRecurringStreamsHandler implements IQueryHandler<ListRecurringS
 
   async execute({ userId }: ListRecurringStreams): Promise<RecurringStreamsResponse> {
     const today = calendarDayIn(await userTimeZone(this.db, userId), this.clock.now());
-    const { rows } = await sql<RecurringStreamRow>`
+    const rows = await recurringStreamRows(this.db, userId, sql`r.status <> 'TOMBSTONED' AND r.active_until >= ${today}`);
+    return { streams: rows.map(recurringStreamOf) };
+  }
+}
+
+/** A user's recurring streams in live accounts meeting `condition`, with account, institution and category joined now. */
+export async function recurringStreamRows(db: Kysely<Database>, userId: string, condition: RawBuilder<unknown>): Promise<RecurringStreamRow[]> {
+  const { rows } = await sql<RecurringStreamRow>`
       SELECT r.id, r.account_id, a.name AS account_name, a.type AS account_type, a.subtype AS account_subtype,
              a.institution_name, a.institution_logo, a.institution_url,
              r.stream_type, r.frequency, r.status, r.average_amount::text AS average_amount, r.last_amount::text AS last_amount,
@@ -65,10 +72,9 @@ export class ListRecurringStreamsHandler implements IQueryHandler<ListRecurringS
         JOIN accounts a ON a.id = r.account_id AND a.user_id = r.user_id AND a.deleted_at IS NULL
         LEFT JOIN ${userCategoriesCall(userId)} c ON c.id = r.category_id
         LEFT JOIN ${userCategoryGroupsCall(userId)} g ON g.id = c.group_id
-       WHERE r.user_id = ${userId} AND r.status <> 'TOMBSTONED' AND r.active_until >= ${today}
-       ORDER BY r.predicted_next_date, r.id`.execute(this.db);
-    return { streams: rows.map(recurringStreamOf) };
-  }
+       WHERE r.user_id = ${userId} AND ${condition}
+       ORDER BY r.predicted_next_date, r.id`.execute(db);
+  return rows;
 }
 
 export function recurringStreamOf(row: RecurringStreamRow): RecurringStreamResponse {

@@ -116,7 +116,7 @@ export class ListLinkAccountsHandler implements IQueryHandler<ListLinkAccounts> 
   }
 }
 
-function toLinkItem(row: Selectable<LinkItemsTable>): LinkItemResponse {
+export function toLinkItem(row: Selectable<LinkItemsTable>): LinkItemResponse {
   return {
     id: row.id,
     linkItemId: row.link_item_id,
