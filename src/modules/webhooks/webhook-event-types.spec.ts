@@ -24,7 +24,12 @@ describe('which webhook a domain event is', () => {
     expect(webhookEventOf(event(type, { accountId: 'a1' }))).toEqual({ type: webhook, resource: { kind: 'account', id: 'a1' } });
   });
 
-  it('a link item change is link_item.updated; an imported sync page is sync.completed', () => {
+  it('a link item change is link_item.updated; a sync’s last page is sync.completed, with the whole sync’s counts', () => {
+    expect(webhookEventOf(event('LinkItemSyncPageImported', { linkItemUuid: 'i1', cursor: 'c', added: 500, modified: 0, removed: 0, hasMore: true }))).toBeNull();
+    expect(webhookEventOf(event('LinkItemSyncPageImported', { linkItemUuid: 'i1', cursor: 'c2', added: 20, modified: 1, removed: 2, hasMore: false, syncTotals: { added: 520, modified: 1, removed: 2 } }))).toEqual({
+      type: 'sync.completed',
+      resource: { kind: 'sync', linkItemUuid: 'i1', cursor: 'c2', added: 520, modified: 1, removed: 2 },
+    });
     expect(webhookEventOf(event('LinkItemLoginRequired', { linkItemUuid: 'i1' }))).toEqual({ type: 'link_item.updated', resource: { kind: 'link_item', id: 'i1' } });
     expect(webhookEventOf(event('LinkItemSyncPageImported', { linkItemUuid: 'i1', cursor: 'c', added: 3, modified: 1, removed: 0 }))).toEqual({
       type: 'sync.completed',

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../core/events.js';
+import type { LinkItemSyncPageImported } from '../link/link-items/link-item.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'transaction.created',
@@ -72,8 +73,11 @@ export function webhookEventOf(event: DomainEvent): WebhookEvent | null {
   if (accountType) return { type: accountType, resource: { kind: 'account', id: data.accountId as string } };
   if (LINK_ITEM_TYPES.includes(event.type)) return { type: 'link_item.updated', resource: { kind: 'link_item', id: data.linkItemUuid as string } };
   if (event.type === 'LinkItemSyncPageImported') {
-    const page = data as { linkItemUuid: string; cursor: string; added: number; modified: number; removed: number };
-    return { type: 'sync.completed', resource: { kind: 'sync', linkItemUuid: page.linkItemUuid, cursor: page.cursor, added: page.added, modified: page.modified, removed: page.removed } };
+    const page = data as LinkItemSyncPageImported['data'];
+    // A sync is complete with its last page; a page with more after it is not news yet.
+    if (page.hasMore === true) return null;
+    const counts = page.syncTotals ?? page;
+    return { type: 'sync.completed', resource: { kind: 'sync', linkItemUuid: page.linkItemUuid, cursor: page.cursor, added: counts.added, modified: counts.modified, removed: counts.removed } };
   }
   if (event.type === 'RecurringStreamUpdated') return { type: 'recurring_stream.updated', resource: { kind: 'recurring_stream', id: data.recurringStreamId as string } };
   return null;

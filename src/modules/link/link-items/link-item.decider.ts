@@ -12,6 +12,7 @@ import {
   type LinkItemState,
   liveAccountIdsOf,
   type RefreshedAccountBalances,
+  type SyncCounts,
 } from './link-item.js';
 
 /**
@@ -30,7 +31,7 @@ export type LinkItemCommand =
   | { type: 'DisconnectLinkItem'; linkItemUuid: string }
   /** One of the item's accounts; the last one takes the item with it. */
   | { type: 'DisconnectLinkedAccount'; linkItemUuid: string; accountId: string }
-  | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }
+  | { type: 'RecordSyncPage'; linkItemUuid: string; cursor: string; added: number; modified: number; removed: number; hasMore?: boolean; syncTotals?: SyncCounts }
   /** The provider's balances now; accounts the item does not have and malformed amounts are left out. */
   | { type: 'RecordProviderBalances'; linkItemUuid: string; balances: readonly RefreshedAccountBalances[] };
 
@@ -69,10 +70,10 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
       return [disconnected, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId, accountIds: [...state.accountIds] } }];
     }
     case 'RecordSyncPage': {
-      const { cursor, added, modified, removed } = command;
+      const { cursor, added, modified, removed, hasMore, syncTotals } = command;
       // An empty page that leaves the cursor where it was records nothing.
       if (cursor === state.cursor && added + modified + removed === 0) return [];
-      return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed } }];
+      return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed, ...(hasMore === undefined ? {} : { hasMore }), ...(syncTotals === undefined ? {} : { syncTotals }) } }];
     }
     case 'RecordProviderBalances': {
       const live = liveAccountIdsOf(state);

@@ -75,7 +75,20 @@ export type LinkItemDisconnected = DomainEvent<'LinkItemDisconnected', { linkIte
  * transaction events, so `cursor` is where a sync — or one resumed after a crash — goes on from.
  * Not in LINK_ITEM_EVENT_TYPES: no read model needs a page.
  */
-export type LinkItemSyncPageImported = DomainEvent<'LinkItemSyncPageImported', { linkItemUuid: string; cursor: string; added: number; modified: number; removed: number }>;
+/**
+ * `hasMore`: the provider has pages after this one; `syncTotals`, on a sync's last page, what the
+ * whole sync imported (both absent on events recorded before they were kept).
+ */
+export type LinkItemSyncPageImported = DomainEvent<
+  'LinkItemSyncPageImported',
+  { linkItemUuid: string; cursor: string; added: number; modified: number; removed: number; hasMore?: boolean; syncTotals?: SyncCounts }
+>;
+
+export interface SyncCounts {
+  readonly added: number;
+  readonly modified: number;
+  readonly removed: number;
+}
 
 /** Balances of one linked account, decimal strings signed as the port says (liabilities negative). */
 export interface LinkedAccountBalances {

@@ -8,7 +8,7 @@ import type { JobDefinition, JobRunner } from '../../../infrastructure/jobs/job.
 import { type JobTrace, tracedBy } from '../../../infrastructure/jobs/job-trace.js';
 import { BankLinkError, type SyncPage } from '../bank-link.port.js';
 import type { BankLink } from '../bank-link.wiring.js';
-import { type LinkItemState, linkItemStreamId, linkItemUuidOf } from '../link-items/link-item.js';
+import { type LinkItemState, linkItemStreamId, linkItemUuidOf, type SyncCounts } from '../link-items/link-item.js';
 import { linkItemDecider } from '../link-items/link-item.decider.js';
 import { refreshLinkedBalances } from './linked-balances.js';
 import { SyncPageWriter } from './sync-page.writer.js';
@@ -99,6 +99,7 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       };
       let next = fetchPage(item.state.cursor);
       let transactionsChanged = false;
+      const totals = { added: 0, modified: 0, removed: 0 };
       try {
         for (let pageNumber = 1; ; pageNumber += 1) {
           const prepared = await next;
@@ -108,7 +109,10 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
           await writer.write(prepared, new Set(item.state.disconnectedAccountIds));
           transactionsChanged ||= page.added.length + page.modified.length + page.removed.length > 0;
           await hooks.afterPageApplied?.(page, pageNumber);
-          const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length };
+          totals.added += page.added.length;
+          totals.modified += page.modified.length;
+          totals.removed += page.removed.length;
+          const counts = { cursor: page.nextCursor, added: page.added.length, modified: page.modified.length, removed: page.removed.length, hasMore: page.hasMore, ...(page.hasMore ? {} : { syncTotals: { ...totals } }) };
           const recorded = await recordPage(eventStore, linkItemUuid, userId, item, counts, context());
           if (recorded === null) return;
           item = recorded;
@@ -143,7 +147,7 @@ async function readItem(store: EventStore, linkItemUuid: string, userId: string)
  * this one stops (null), as it does for an item no longer linked; anything else (a webhook's
  * event) is read again and the page recorded after it.
  */
-async function recordPage(store: EventStore, linkItemUuid: string, userId: string, before: ItemAt, page: { cursor: string; added: number; modified: number; removed: number }, context: CommandContext): Promise<ItemAt | null> {
+async function recordPage(store: EventStore, linkItemUuid: string, userId: string, before: ItemAt, page: { cursor: string; added: number; modified: number; removed: number; hasMore: boolean; syncTotals?: SyncCounts }, context: CommandContext): Promise<ItemAt | null> {
   let item = before;
   for (;;) {
     const events = linkItemDecider.decide({ type: 'RecordSyncPage', linkItemUuid, ...page }, item.state);
