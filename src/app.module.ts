@@ -79,7 +79,7 @@ export class AppModule {
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
-        { provide: APP_INTERCEPTOR, useValue: new IdempotencyInterceptor(runtime.database.db) },
+        { provide: APP_INTERCEPTOR, useValue: new IdempotencyInterceptor(runtime.database.pool) },
         ExecuteAccountCommandHandler,
         AccountRemoval,
         ListAccountsHandler,

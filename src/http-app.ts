@@ -51,7 +51,7 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
   installRequestContext(fastify, runtime.log);
   installRequestBody(fastify);
   installEntityTags(fastify);
-  installIdempotency(fastify, runtime.database.db, runtime.log);
+  installIdempotency(fastify, runtime.database.pool, runtime.log);
   keepReferencePageTypes(fastify, '/v1/docs');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, openApiDocument), adapter, {
     logger: new PinoNestLogger(runtime.log),

@@ -1,10 +1,9 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import { DomainRuleError, ValidationFailedError } from '../../../core/errors.js';
-import type { Database } from '../../database/schema.js';
 import type { Principal } from '../authenticator.port.js';
 import { IDEMPOTENCY_KEY_PATTERN, KEYED_METHODS, type KeptAnswer, REPLAYED_HEADERS, keepsAnswer, repeatOutcome, requestFingerprint } from './idempotency-key.js';
 import { claimKey, keepAnswer, keptFor, releaseKey } from './idempotency.store.js';
@@ -35,7 +34,7 @@ export class IdempotentReplay extends Error {
  * The first request claims the key and runs; its answer is kept before it is sent (installIdempotency).
  */
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -49,11 +48,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
     // Twice at most: a key found gone between the claim and the read (its 24 hours just ended) is claimed again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      if (await claimKey(this.db, userId, key, fingerprint, request.id)) {
+      if (await claimKey(this.pool, userId, key, fingerprint, request.id)) {
         request.idempotencyClaim = { userId, key, requestId: request.id };
         return next.handle();
       }
-      const kept = await keptFor(this.db, userId, key);
+      const kept = await keptFor(this.pool, userId, key);
       if (kept === null) continue;
       const outcome = repeatOutcome(kept, fingerprint);
       if (outcome.kind === 'replay') throw new IdempotentReplay(outcome.answer);
@@ -65,7 +64,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 /** Keeps a claimed request's answer before it is sent; a server failure gives the key up instead. */
-export function installIdempotency(fastify: FastifyInstance, db: Kysely<Database>, log: Logger): void {
+export function installIdempotency(fastify: FastifyInstance, pool: pg.Pool, log: Logger): void {
   fastify.decorateRequest('idempotencyClaim', undefined);
   fastify.addHook('onSend', async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
@@ -74,14 +73,14 @@ export function installIdempotency(fastify: FastifyInstance, db: Kysely<Database
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload === null || payload === undefined ? '' : null;
     try {
       if (!keepsAnswer(reply.statusCode) || body === null) {
-        await releaseKey(db, claim.userId, claim.key, claim.requestId);
+        await releaseKey(pool, claim.userId, claim.key, claim.requestId);
       } else {
         const headers: Record<string, string> = {};
         for (const name of REPLAYED_HEADERS) {
           const value = reply.getHeader(name);
           if (value !== undefined) headers[name] = String(value);
         }
-        await keepAnswer(db, claim.userId, claim.key, claim.requestId, { status: reply.statusCode, body, headers });
+        await keepAnswer(pool, claim.userId, claim.key, claim.requestId, { status: reply.statusCode, body, headers });
       }
     } catch (error) {
       // The answer still goes out; the claim runs out and a repeat then runs the request again.
