@@ -23,6 +23,7 @@ import * as inlineProjections from './migrations/0025-inline-projections.js';
 import * as pgcrypto from './migrations/0026-pgcrypto.js';
 import * as jobOutbox from './migrations/0028-job-outbox.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
+import * as statementImports from './migrations/0031-statement-imports.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0026-pgcrypto': pgcrypto,
   '0028-job-outbox': jobOutbox,
   '0030-idempotency-keys': idempotencyKeys,
+  '0031-statement-imports': statementImports,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -20,6 +20,7 @@ import type { UserSettingsTable } from '../../../projections/user-settings/user-
 import type { ProjectionLeasesTable } from '../projections/lease.js';
 import type { JobOutboxTable } from '../jobs/job-outbox.js';
 import type { IdempotencyKeysTable } from '../http/idempotency/idempotency.store.js';
+import type { StatementImportsTable } from '../../modules/imports/statement-imports.store.js';
 
 export interface ProjectionVersionsTable {
   name: string;
@@ -246,6 +247,7 @@ export interface Database {
   projection_leases: ProjectionLeasesTable;
   job_outbox: JobOutboxTable;
   idempotency_keys: IdempotencyKeysTable;
+  statement_imports: StatementImportsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;
