@@ -1,33 +1,14 @@
-import { type Generated, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../infrastructure/database/schema.js';
 import { type OutboxJob, writeJobs } from '../../infrastructure/jobs/job-outbox.js';
 import type { CsvStatementOptions } from './csv-statement.js';
 import type { StatementFormat } from './statement.js';
 import { type FailedRow, type ImportCounts, MAX_FAILED_ROWS_LISTED } from './statement-import.run.js';
 
-export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
-export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+import type { ImportStatus } from '../../infrastructure/database/schema.js';
 
-/** The `statement_imports` row (migration 0031). */
-export interface StatementImportsTable {
-  id: string;
-  user_id: string;
-  account_id: string;
-  format: StatementFormat;
-  options: CsvStatementOptions;
-  file: Buffer | null;
-  status: ImportStatus;
-  total_rows: number;
-  rows_done: Generated<number>;
-  imported: Generated<number>;
-  duplicates: Generated<number>;
-  failed: Generated<number>;
-  failed_rows: Generated<FailedRow[]>;
-  error: string | null;
-  correlation_id: string;
-  created_at: Date;
-  completed_at: Date | null;
-}
+export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const satisfies readonly ImportStatus[];
+export type { ImportStatus };
 
 /** An import as GET /imports/{importId} answers it. */
 export interface StatementImport {
@@ -57,8 +38,11 @@ export interface NewStatementImport {
   readonly createdAt: Date;
 }
 
-/** The import's row, its file and its job, in one transaction: nobody hears it was queued before all three are stored. */
-export async function recordImport(db: Kysely<Database>, row: NewStatementImport, job: OutboxJob): Promise<void> {
+/**
+ * The import's row, its file and its job, in one transaction: nobody hears it was queued before
+ * all three are stored. No job: the operator's command line runs the import itself.
+ */
+export async function recordImport(db: Kysely<Database>, row: NewStatementImport, job: OutboxJob | null): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('statement_imports')
@@ -75,7 +59,7 @@ export async function recordImport(db: Kysely<Database>, row: NewStatementImport
         created_at: row.createdAt,
       })
       .execute();
-    await writeJobs(trx, [job]);
+    if (job) await writeJobs(trx, [job]);
   });
 }
 
@@ -101,12 +85,13 @@ export async function importOf(db: Kysely<Database>, userId: string, importId: s
 
 /** What the job needs to run an import: its file and where it had got to. */
 export async function importToRun(db: Kysely<Database>, userId: string, importId: string) {
-  return db
+  const row = await db
     .selectFrom('statement_imports')
     .select(['account_id', 'format', 'options', 'file', 'status', 'rows_done', 'imported', 'duplicates', 'failed', 'correlation_id'])
     .where('id', '=', importId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+  return row && { ...row, options: row.options as CsvStatementOptions };
 }
 
 export async function markRunning(db: Kysely<Database>, importId: string): Promise<void> {

@@ -36,7 +36,8 @@ export class StatementImports {
     if (account.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Statements can be imported only into manual accounts; this one is synced from its provider.');
   }
 
-  async queue(statement: Statement & { importId: string; correlationId: string; requestId: string; now: Date }): Promise<StatementImport> {
+  /** `queued: false`: the import is recorded without its job, for the caller to run (`ledgerline import`). */
+  async queue(statement: Statement & { importId: string; correlationId: string; requestId: string; now: Date }, queued = true): Promise<StatementImport> {
     const existing = await importOf(this.db, statement.userId, statement.importId);
     if (existing) return existing;
     const totalRows = await readable(countRows(statementEntries(statement.format, statement.file, statement.options)));
@@ -44,9 +45,9 @@ export class StatementImports {
     await recordImport(
       this.db,
       { id: statement.importId, userId: statement.userId, accountId: statement.accountId, format: statement.format, options: statement.options, file: statement.file, totalRows, correlationId: statement.correlationId, createdAt: statement.now },
-      { name: STATEMENT_IMPORT_JOB, input, jobId: statementImportJobId(statement.importId), cause: { requestId: statement.requestId, correlationId: statement.correlationId } },
+      queued ? { name: STATEMENT_IMPORT_JOB, input, jobId: statementImportJobId(statement.importId), cause: { requestId: statement.requestId, correlationId: statement.correlationId } } : null,
     );
-    this.jobsWritten();
+    if (queued) this.jobsWritten();
     return (await importOf(this.db, statement.userId, statement.importId)) as StatementImport;
   }
 
