@@ -8,7 +8,9 @@ import { projectionSchema } from './infrastructure/projections/projection.js';
 import { refuseUnmigrated, retryParked, showParkedEvents, showProjectionStatus, skipParked } from './infrastructure/projections/projection-commands.js';
 import { auditVerifyCommand, rebuildCommand } from './infrastructure/projections/rebuild-commands.js';
 import { PROJECTION_WRITER_APPLICATION } from './infrastructure/event-store/feed-horizon.js';
-import { createEventStore, openDatabase } from './infrastructure/runtime/runtime.js';
+import { createEventStore, openDatabase, startEventStore } from './infrastructure/runtime/runtime.js';
+import { systemClock } from './core/clock.js';
+import { importCommand } from './modules/imports/statement-import.command.js';
 import { DEFAULT_API_KEY_SCOPES, parseScopes } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
 import { auditTransactionCommand } from './modules/transactions/audit/audit-transaction.command.js';
@@ -37,6 +39,14 @@ Commands:
                                                  killed rebuild stopped; progress on stderr
   audit verify [--projection P] [--json]         each read model's tables against a replay of the event
                                                  store (rows and checksums): exit 0 all agree, 1 not
+  import <accountId> <file> [--format csv|ofx] [--dry-run] [--date-format F] [--decimal-comma]
+         [--charset C] [--date-column C] [--amount-column C] [--debit-column C] [--credit-column C]
+         [--name-column C] [--notes-column C]
+                                                 import a bank statement (CSV, or OFX/QFX) into a manual
+                                                 account, as POST /accounts/{id}/imports does, run here
+                                                 with a progress bar on stderr; run again, it imports
+                                                 only rows not imported yet. Exit 0: every row read,
+                                                 1: a row failed or the file was refused
   audit transaction <id> [--json]                every event of the transaction's own stream (who, when,
                                                  request, correlation, causation; each field before →
                                                  after) and whether the read models agree with it:
@@ -63,6 +73,17 @@ async function main(argv: string[]): Promise<number> {
       all: { type: 'boolean' },
       projection: { type: 'string' },
       json: { type: 'boolean' },
+      format: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'date-format': { type: 'string' },
+      'decimal-comma': { type: 'boolean' },
+      charset: { type: 'string' },
+      'date-column': { type: 'string' },
+      'amount-column': { type: 'string' },
+      'debit-column': { type: 'string' },
+      'credit-column': { type: 'string' },
+      'name-column': { type: 'string' },
+      'notes-column': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,14 +91,16 @@ async function main(argv: string[]): Promise<number> {
   const takesArgument = (positionals[0] === 'projections' && (positionals[1] === 'retry' || positionals[1] === 'skip')) || (positionals[0] === 'audit' && positionals[1] === 'transaction');
   // `projections rebuild` takes any number of projection names.
   const takesNames = positionals[0] === 'projections' && positionals[1] === 'rebuild';
-  const command = positionals.slice(0, takesArgument || takesNames ? 2 : undefined).join(' ');
+  // `import <accountId> <file>` takes two.
+  const importing = positionals[0] === 'import';
+  const command = importing ? 'import' : positionals.slice(0, takesArgument || takesNames ? 2 : undefined).join(' ');
   const argument = takesArgument ? positionals[2] : undefined;
   if (values.help || !command) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit transaction'];
-  if (!known.includes(command) || positionals.length > (takesArgument ? 3 : positionals.length)) {
+  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit transaction', 'import'];
+  if (!known.includes(command) || positionals.length > (takesArgument || importing ? 3 : positionals.length)) {
     console.error(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
@@ -161,6 +184,27 @@ async function main(argv: string[]): Promise<number> {
         const store = createEventStore(config, connection);
         try {
           return await auditTransactionCommand({ db: connection.db, store }, argument, { json: values.json === true }, out);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'import': {
+        const store = await startEventStore(config, connection);
+        try {
+          const options = {
+            format: values.format,
+            dryRun: values['dry-run'] === true,
+            dateFormat: values['date-format'],
+            ...(values['decimal-comma'] ? { decimalComma: true } : {}),
+            ...(values.charset ? { charset: values.charset } : {}),
+            ...(values['date-column'] ? { dateColumn: values['date-column'] } : {}),
+            ...(values['amount-column'] ? { amountColumn: values['amount-column'] } : {}),
+            ...(values['debit-column'] ? { debitColumn: values['debit-column'] } : {}),
+            ...(values['credit-column'] ? { creditColumn: values['credit-column'] } : {}),
+            ...(values['name-column'] ? { nameColumn: values['name-column'] } : {}),
+            ...(values['notes-column'] ? { notesColumn: values['notes-column'] } : {}),
+          };
+          return await importCommand({ database: connection, eventStore: store, clock: systemClock }, positionals[1], positionals[2], options, out, process.stderr);
         } finally {
           await store.close();
         }

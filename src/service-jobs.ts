@@ -11,6 +11,7 @@ import { scheduledBankLinkSyncJob } from './modules/link/sync/scheduled-bank-lin
 import { overdueStreamsSweepJob } from './modules/insights/recurring/refresh/overdue-streams-sweep.job.js';
 import { recurringRefreshJob } from './modules/insights/recurring/refresh/recurring-refresh.job.js';
 import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
+import { statementImportJob } from './modules/imports/statement-import.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
 export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefinition<never>[] {
@@ -28,5 +29,6 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
     recurringRefreshJob(runtime) as JobDefinition<never>,
     overdueStreamsSweepJob(runtime) as JobDefinition<never>,
     expiredTokensPruneJob(runtime) as JobDefinition<never>,
+    statementImportJob(runtime) as JobDefinition<never>,
   ];
 }

@@ -14,7 +14,8 @@ const WEBHOOK_SECRET = randomBytes(32);
 let key: string;
 let cardId: string;
 let transactionId: string;
-const foreign = { accountId: '', transactionId: '' };
+const foreign = { accountId: '', transactionId: '', importId: '' };
+let importId: string;
 
 const auth = () => ({ Authorization: `Bearer ${key}` });
 const json = (body: unknown) => ({ headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -36,6 +37,9 @@ beforeAll(async () => {
   const other = await t.newUser();
   foreign.accountId = (await t.as(other.key).post('/v1/accounts', { name: 'Theirs', type: 'bank', subtype: 'checking', currentBalance: 1 }).expect(201)).body.id;
   foreign.transactionId = (await newTransaction(other.key, foreign.accountId)).body.id;
+  const statement = Buffer.from('Date,Description,Amount\n2026-11-19,Groceries,-42.10\n');
+  importId = (await t.as(key).post(`/v1/accounts/${cardId}/imports`, statement).set('Content-Type', 'text/csv').expect(202)).body.id;
+  foreign.importId = (await t.as(other.key).post(`/v1/accounts/${foreign.accountId}/imports`, statement).set('Content-Type', 'text/csv').expect(202)).body.id;
 });
 
 afterAll(async () => {
@@ -198,10 +202,10 @@ describe('bad-input sweep over the served OpenAPI document', () => {
 
   it('answers every hostile case without a 5xx, as documented, and leaves the projections flowing', async () => {
     const document = t.openApi.document as unknown as ServedDocument;
-    const realIds: Record<string, string> = { accountId: cardId, transactionId, brokerageAuthorizationId: await connectBrokerage() };
+    const realIds: Record<string, string> = { accountId: cardId, transactionId, importId, brokerageAuthorizationId: await connectBrokerage() };
     realIds.endpointId = (await t.as(key).post('/v1/webhooks/endpoints', { url: 'https://93.184.216.34/hooks' }).expect(201)).body.id;
     realIds.symbol = 'AAPL'; // a ticker the sandbox market knows, so the quote's valid case answers 200
-    const foreignIds: Record<string, string> = { accountId: foreign.accountId, transactionId: foreign.transactionId };
+    const foreignIds: Record<string, string> = { accountId: foreign.accountId, transactionId: foreign.transactionId, importId: foreign.importId };
     const kind = (name: string) => (/authorization/i.test(name) ? 'brokerageAuthorizationId' : /account/i.test(name) ? 'accountId' : /transaction/i.test(name) ? 'transactionId' : name);
     const plan = planSweep(document, { realId: (name) => realIds[kind(name)], foreignId: (name) => foreignIds[kind(name)] });
     // Deletions last, so every other operation meets the real account and transaction.

@@ -3,7 +3,7 @@ export class DomainRuleError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly status: 400 | 409 | 412 | 422 = 400,
+    readonly status: 400 | 409 | 412 | 415 | 422 = 400,
   ) {
     super(message);
     this.name = 'DomainRuleError';

@@ -24,6 +24,7 @@ import * as pgcrypto from './migrations/0026-pgcrypto.js';
 import * as jobOutbox from './migrations/0028-job-outbox.js';
 import * as webhooks from './migrations/0029-webhooks.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
+import * as statementImports from './migrations/0031-statement-imports.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0028-job-outbox': jobOutbox,
   '0029-webhooks': webhooks,
   '0030-idempotency-keys': idempotencyKeys,
+  '0031-statement-imports': statementImports,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -118,6 +118,30 @@ export interface ParkedEventsTable {
 }
 
 /** Sealed access tokens of linked items (migration 0009). */
+export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** The `statement_imports` row (migration 0031). */
+export interface StatementImportsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  format: 'csv' | 'ofx';
+  /** The CSV overrides the request gave (imports' CsvStatementOptions). */
+  options: Record<string, unknown>;
+  file: Buffer | null;
+  status: ImportStatus;
+  total_rows: number;
+  rows_done: Generated<number>;
+  imported: Generated<number>;
+  duplicates: Generated<number>;
+  failed: Generated<number>;
+  failed_rows: Generated<Array<{ row: number; message: string }>>;
+  error: string | null;
+  correlation_id: string;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
 export interface LinkItemCredentialsTable {
   link_item_uuid: string;
   user_id: string;
@@ -284,6 +308,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  statement_imports: StatementImportsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

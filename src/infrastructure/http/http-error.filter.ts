@@ -54,9 +54,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (error instanceof BodyTooDeepError) return { status: 400, body: flatError('BAD_REQUEST', error.message) };
     // The edge's body refusals (request-body.reader) arrive as they are, or wrapped by Nest as the cause of a 400.
-    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string; status?: unknown; expose?: unknown; message?: string; code?: unknown };
+    const parserError = ((error instanceof HttpException ? error.cause : undefined) ?? error) as { type?: string; status?: unknown; expose?: unknown; message?: string; code?: unknown; limitText?: unknown };
     if (parserError.type === 'entity.parse.failed') return { status: 400, body: flatError('BAD_REQUEST', 'The request body is not valid JSON.') };
-    if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_TEXT}.`) };
+    if (parserError.type === 'entity.too.large') return { status: 413, body: flatError('PAYLOAD_TOO_LARGE', `The request body is larger than ${typeof parserError.limitText === 'string' ? parserError.limitText : MAX_BODY_TEXT}.`) };
     if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
       return { status: 415, body: flatError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON encoded as UTF-8.') };
     }

@@ -8,13 +8,32 @@ export const MAX_BODY_TEXT = '1 MB';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
+ * The one operation that takes a file as its raw body (a bank statement, decision 0041): which
+ * media types, and how large. Every other operation reads JSON only, within MAX_BODY_BYTES.
+ */
+export const STATEMENT_UPLOAD = {
+  path: /^\/v1\/accounts\/[^/?#]+\/imports\/?(?:[?#]|$)/i,
+  mediaTypes: ['text/csv', 'application/x-ofx', 'application/ofx', 'application/vnd.intu.qfx'],
+  maxBytes: 10 * 1024 * 1024,
+  maxText: '10 MB',
+} as const;
+
+function mediaTypeOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const contentType = request.headers['content-type'];
+  return (typeof contentType === 'string' ? contentType : '').split(';')[0].trim().toLowerCase();
+}
+
+/** Whether the request is a POST of a statement file to its import operation, in a media type it takes. */
+export function carriesStatementBody(request: { method?: string; url?: string; headers: Record<string, string | string[] | undefined> }): boolean {
+  return request.method === 'POST' && STATEMENT_UPLOAD.path.test(request.url ?? '') && (STATEMENT_UPLOAD.mediaTypes as readonly string[]).includes(mediaTypeOf(request));
+}
+
+/**
  * Which requests the JSON parser reads: `application/json` bodies of the methods that take one.
  * A body sent with GET or DELETE is left unread (no operation reads it), so it cannot fail them.
  */
 export function carriesJsonBody(request: { method?: string; headers: Record<string, string | string[] | undefined> }): boolean {
-  const contentType = request.headers['content-type'];
-  const mediaType = (typeof contentType === 'string' ? contentType : '').split(';')[0].trim().toLowerCase();
-  return METHODS_WITH_BODY.has(request.method ?? '') && mediaType === 'application/json';
+  return METHODS_WITH_BODY.has(request.method ?? '') && mediaTypeOf(request) === 'application/json';
 }
 
 /** A JSON body nested deeper than MAX_JSON_DEPTH: a 400 BAD_REQUEST before anything walks it. */

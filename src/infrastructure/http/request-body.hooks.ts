@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { carriesJsonBody } from './request-body-limits.js';
+import { carriesJsonBody, carriesStatementBody } from './request-body-limits.js';
 import { readRequestBody } from './request-body.reader.js';
 
 declare module 'fastify' {
@@ -22,7 +22,7 @@ export function installRequestBody(fastify: FastifyInstance): void {
   // A body the API does not read (another type, or a method that takes none) changes nothing,
   // whatever its Content-Type says; Fastify would answer 415 to one it cannot parse before any parser runs.
   fastify.addHook('onRequest', (request, _reply, done) => {
-    if (request.headers['content-type'] !== undefined && !carriesJsonBody(request)) delete request.raw.headers['content-type'];
+    if (request.headers['content-type'] !== undefined && !carriesJsonBody(request) && !carriesStatementBody(request)) delete request.raw.headers['content-type'];
     done();
   });
   fastify.removeAllContentTypeParsers();
@@ -31,6 +31,11 @@ export function installRequestBody(fastify: FastifyInstance): void {
       if (body.kind === 'json') {
         request.rawBody = body.raw;
         done(null, body.value);
+        return;
+      }
+      // A statement file reaches its operation as it came (see STATEMENT_UPLOAD).
+      if (body.kind === 'file') {
+        done(null, body.file);
         return;
       }
       if (body.kind === 'refused') request.bodyRefusal = body.error;

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
-import { BodyTooDeepError, carriesJsonBody, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from './request-body-limits.js';
+import { createHash } from 'node:crypto';
+import { BodyTooDeepError, carriesJsonBody, carriesStatementBody, MAX_BODY_BYTES, MAX_BODY_TEXT, MAX_JSON_DEPTH, nestsDeeperThan, STATEMENT_UPLOAD } from './request-body-limits.js';
 
 /**
  * Why a body was refused at the edge, as the HTTP error filter reads it: `type` names the case
@@ -16,14 +17,37 @@ export class RequestBodyError extends Error {
     readonly status: number,
     readonly type: string,
     message: string,
+    /** The largest body this request could have sent, as a 413 says it. */
+    readonly limitText = MAX_BODY_TEXT,
   ) {
     super(message);
     this.name = 'RequestBodyError';
   }
 }
 
+/**
+ * A file sent as the raw body (a statement, see STATEMENT_UPLOAD): its bytes as they came, once
+ * decompressed, with its media type and declared charset. As JSON (an Idempotency-Key's
+ * fingerprint of the request) it is its media type and a digest of its bytes.
+ */
+export class UploadedFile {
+  constructor(
+    readonly mediaType: string,
+    readonly charset: string | undefined,
+    readonly bytes: Buffer,
+  ) {}
+
+  toJSON(): { mediaType: string; charset: string | null; sha256: string } {
+    return { mediaType: this.mediaType, charset: this.charset ?? null, sha256: createHash('sha256').update(this.bytes).digest('base64url') };
+  }
+}
+
 /** What reading a request's body gave: the parsed JSON and its bytes, nothing (not JSON, or none), or why it was refused. */
-export type RequestBody = { readonly kind: 'json'; readonly value: unknown; readonly raw: Buffer } | { readonly kind: 'none' } | { readonly kind: 'refused'; readonly error: Error };
+export type RequestBody =
+  | { readonly kind: 'json'; readonly value: unknown; readonly raw: Buffer }
+  | { readonly kind: 'file'; readonly file: UploadedFile }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refused'; readonly error: Error };
 
 /**
  * Reads a request's body as the API takes it: only `application/json` on POST, PUT and PATCH
@@ -33,7 +57,9 @@ export type RequestBody = { readonly kind: 'json'; readonly value: unknown; read
  * A refused body is still read to its end, so the connection stays usable for the next request.
  */
 export async function readRequestBody(request: IncomingMessage): Promise<RequestBody> {
-  if (!hasBody(request) || !carriesJsonBody(request)) return { kind: 'none' };
+  if (!hasBody(request)) return { kind: 'none' };
+  if (carriesStatementBody(request)) return readUploadedFile(request);
+  if (!carriesJsonBody(request)) return { kind: 'none' };
   const charset = charsetOf(request.headers['content-type']) ?? 'utf-8';
   if (!charset.startsWith('utf-') || !iconv.encodingExists(charset)) return refuse(request, new RequestBodyError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`));
   const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
@@ -57,6 +83,30 @@ export async function readRequestBody(request: IncomingMessage): Promise<Request
   }
   if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return { kind: 'refused', error: new BodyTooDeepError() };
   return { kind: 'json', value, raw: read };
+}
+
+/**
+ * A statement file, as bytes: any charset the service can decode (else 415), the encodings JSON
+ * takes, at most STATEMENT_UPLOAD.maxBytes once decoded (413).
+ */
+async function readUploadedFile(request: IncomingMessage): Promise<RequestBody> {
+  const charset = charsetOf(request.headers['content-type']);
+  if (charset !== undefined && !iconv.encodingExists(charset)) return refuse(request, new RequestBodyError(415, 'file.charset.unsupported', `unsupported charset "${String(charset).toUpperCase()}"`));
+  const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const decoded = decodingStream(encoding);
+  if (decoded === null) return refuse(request, new RequestBodyError(415, 'file.encoding.unsupported', `unsupported content encoding "${encoding}"`));
+  const limit = { bytes: STATEMENT_UPLOAD.maxBytes, text: STATEMENT_UPLOAD.maxText };
+  const declared = encoding === 'identity' ? Number(request.headers['content-length']) : Number.NaN;
+  if (declared > limit.bytes) return refuse(request, tooLarge(limit.text));
+  const read = await readAll(decoded === 'identity' ? request : request.pipe(decoded), Number.isNaN(declared) ? null : declared, limit);
+  if (decoded !== 'identity') {
+    request.unpipe(decoded);
+    decoded.on('error', () => undefined);
+    decoded.destroy();
+  }
+  if (read instanceof Error) return refuse(request, read);
+  const mediaType = String(request.headers['content-type']).split(';')[0].trim().toLowerCase();
+  return { kind: 'file', file: new UploadedFile(mediaType, charset, read) };
 }
 
 /** A request carries a body when it says how long it is or that it comes in chunks (type-is's `hasBody`). */
@@ -84,10 +134,10 @@ function decodingStream(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.Bro
   }
 }
 
-const tooLarge = () => new RequestBodyError(413, 'entity.too.large', 'request entity too large');
+const tooLarge = (limitText = MAX_BODY_TEXT) => new RequestBodyError(413, 'entity.too.large', 'request entity too large', limitText);
 
-/** Every byte of `stream` up to MAX_BODY_BYTES, or why not; `declared` (Content-Length) must match what came. */
-function readAll(stream: Readable, declared: number | null): Promise<Buffer | Error> {
+/** Every byte of `stream` up to the limit (MAX_BODY_BYTES), or why not; `declared` (Content-Length) must match what came. */
+function readAll(stream: Readable, declared: number | null, limit = { bytes: MAX_BODY_BYTES, text: MAX_BODY_TEXT }): Promise<Buffer | Error> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -100,7 +150,7 @@ function readAll(stream: Readable, declared: number | null): Promise<Buffer | Er
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > MAX_BODY_BYTES) return finish(tooLarge());
+      if (received > limit.bytes) return finish(tooLarge(limit.text));
       chunks.push(chunk);
     };
     const onEnd = () => {
