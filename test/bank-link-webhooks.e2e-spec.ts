@@ -376,7 +376,12 @@ describe('a service with no SANDBOX_WEBHOOK_SECRET', () => {
     });
     own = await startTestApp({ clock, env: { LINK_TOKEN_KEY, DATA_DIR: dataDir }, logTo });
   }, 180_000);
-  afterAll(() => own.close(), 180_000);
+  afterAll(async () => {
+    // What the service logged as an error, to tell a failure here from one of the service.
+    const errors = logLines.filter((line) => Number(line.level) >= 50);
+    if (errors.length > 0) console.error(`the service logged ${errors.length} errors:\n${errors.map((line) => JSON.stringify(line).slice(0, 2000)).join('\n')}`);
+    await own.close();
+  }, 180_000);
 
   it('generates its secret once into DATA_DIR/sandbox-webhook.key (0600) and verifies webhooks with it; the secret the source once held is refused', async () => {
     const file = path.join(dataDir, 'sandbox-webhook.key');

@@ -90,6 +90,7 @@ describe('an event the transactions projector cannot apply', () => {
       'tag-deletion-requests': { status: 'ok', parked: 0 },
       'bank-link-sync-requests': { status: 'ok', parked: 0 },
       'brokerage-sync-requests': { status: 'ok', parked: 0 },
+      'webhook-deliveries': { status: 'ok', parked: 0 },
     });
 
     const parkedEvents = await listParkedEvents(t.runtime.database.db);
