@@ -80,7 +80,7 @@ export class AppModule {
         { provide: APP_FILTER, useValue: new HttpErrorFilter(runtime.log) },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new QueryKeysInterceptor(reflector), inject: [Reflector] },
-        { provide: APP_INTERCEPTOR, useValue: new IdempotencyInterceptor(runtime.database.pool) },
+        { provide: APP_INTERCEPTOR, useFactory: (reflector: Reflector) => new IdempotencyInterceptor(runtime.database.pool, reflector, runtime.eventStore.transactionalGuards), inject: [Reflector] },
         ExecuteAccountCommandHandler,
         AccountRemoval,
         ListAccountsHandler,

@@ -25,6 +25,15 @@ export interface AppendGuard {
   refusal(): Error;
 }
 
+/**
+ * A condition a request makes of its first append only (an Idempotency-Key's claim, decision 0040):
+ * added to that append's transaction on a store that checks guards there, then marked claimed.
+ */
+export interface AppendClaim {
+  readonly guard: AppendGuard;
+  claimed: boolean;
+}
+
 export interface AppendOptions {
   readonly guards?: readonly AppendGuard[];
 }

@@ -4,7 +4,7 @@ import { DomainRuleError, NotFoundError } from '../../core/errors.js';
 import { type Actor, type DomainEvent, type EventMetadata, type GlobalPosition, WrongExpectedRevisionError } from '../../core/events.js';
 import { asStoredJson } from '../../core/stored-json.js';
 import type { Database } from '../database/schema.js';
-import type { AppendGuard, EventStore } from './event-store.port.js';
+import type { AppendClaim, AppendGuard, EventStore } from './event-store.port.js';
 import { type CachedStreamState, type StreamStateCache, streamStateCacheOf } from './stream-state-cache.js';
 
 /** Who asks, and why: becomes every appended event's metadata. */
@@ -17,6 +17,8 @@ export interface CommandContext {
   readonly now: Date;
   /** The request's Idempotency-Key, recorded in its events' metadata. */
   readonly idempotencyKey?: string;
+  /** The key's claim, made with the request's first append (decision 0040). */
+  readonly claimWithAppend?: AppendClaim;
 }
 
 export interface CommandOutcome<Event extends DomainEvent, State> {
@@ -78,7 +80,10 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     try {
       const metadata = metadataFor(context);
       const stored = events.map((event) => ({ type: event.type, data: asStoredJson(event.data) }) as Event);
-      const result = await store.appendToStream(streamId, stored.map((event) => ({ type: event.type, data: event.data, metadata })), stream?.revision ?? 'no_stream', { guards });
+      const claim = context.claimWithAppend;
+      const claiming = claim !== undefined && !claim.claimed && store.transactionalGuards;
+      const result = await store.appendToStream(streamId, stored.map((event) => ({ type: event.type, data: event.data, metadata })), stream?.revision ?? 'no_stream', { guards: claiming ? [...guards, claim.guard] : guards });
+      if (claiming) claim.claimed = true;
       const next = stored.reduce(decider.evolve, state);
       cache.set(decider, streamId, { owner: context.userId, revision: result.nextExpectedRevision, state: next });
       return { events: stored, state: next, position: result.position, appliedInline: result.appliedInline };

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { DomainRuleError, NotFoundError } from '../../core/errors.js';
 import { isUuid, nameBasedId, newId } from '../../core/ids.js';
 import type { Principal } from './authenticator.port.js';
+import type { AppendClaim } from '../event-store/event-store.port.js';
 import type { CommandContext } from '../event-store/handle-command.js';
 import type { RequestWithContext } from './request-context.hooks.js';
 
@@ -23,20 +24,23 @@ export const RequestId = createParamDecorator((_data: unknown, context: Executio
 export interface RequestTrace {
   readonly requestId: string;
   readonly correlationId: string;
-  /** The Idempotency-Key this request claimed (decision 0040). */
+  /** The Idempotency-Key this request claimed, or claims with its first append (decision 0040). */
   readonly idempotencyKey?: string;
+  readonly claimWithAppend?: AppendClaim;
 }
 
 export const Trace = createParamDecorator((_data: unknown, context: ExecutionContext): RequestTrace => {
   const request = context.switchToHttp().getRequest<RequestWithContext>();
-  const key = request.idempotencyClaim?.key;
-  return key === undefined ? { requestId: request.id, correlationId: request.correlationId } : { requestId: request.id, correlationId: request.correlationId, idempotencyKey: key };
+  const claim = request.idempotencyClaim;
+  if (claim === undefined) return { requestId: request.id, correlationId: request.correlationId };
+  return { requestId: request.id, correlationId: request.correlationId, idempotencyKey: claim.key, ...(claim.withAppend ? { claimWithAppend: claim.withAppend } : {}) };
 });
 
 /** A user's command: its events record the request and its correlation; the request caused them. */
 export function userCommandContext(principal: Principal, trace: RequestTrace, clock: Clock): CommandContext {
   const context: CommandContext = { userId: principal.user.id, actor: 'user', requestId: trace.requestId, correlationId: trace.correlationId, causationId: trace.requestId, now: clock.now() };
-  return trace.idempotencyKey === undefined ? context : { ...context, idempotencyKey: trace.idempotencyKey };
+  if (trace.idempotencyKey === undefined) return context;
+  return { ...context, idempotencyKey: trace.idempotencyKey, ...(trace.claimWithAppend ? { claimWithAppend: trace.claimWithAppend } : {}) };
 }
 
 /**

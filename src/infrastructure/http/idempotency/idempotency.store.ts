@@ -23,16 +23,25 @@ export interface IdempotencyKeysTable {
  */
 const NO_FLUSH_WAIT = `(SELECT set_config('synchronous_commit', 'off', true)) AS no_flush_wait`;
 
+const CLAIM_CALL = 'ledgerline_claim_idempotency_key($1, $2, $3, $4, $5, $6)';
+
 const CLAIM = {
   name: 'ledgerline-idempotency-claim',
+  text: `SELECT ${CLAIM_CALL} AS claimed FROM ${NO_FLUSH_WAIT}`,
+};
+
+/** A write's answer kept with no claim before it (its request appended nothing): the key is claimed and answered at once. */
+const CLAIM_ANSWERED = {
+  name: 'ledgerline-idempotency-claim-answered',
   text: `
-    INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, request_id, locked_until, expires_at)
-    SELECT $1, $2, $3, $4, now() + $5 * interval '1 millisecond', now() + $6 * interval '1 millisecond' FROM ${NO_FLUSH_WAIT}
+    INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, request_id, locked_until, status, body, headers, expires_at)
+    SELECT $1, $2, $3, $4, NULL, $5, $6, $7::jsonb, now() + $8 * interval '1 millisecond' FROM ${NO_FLUSH_WAIT}
     ON CONFLICT (user_id, key) DO UPDATE
-      SET fingerprint = excluded.fingerprint, request_id = excluded.request_id, locked_until = excluded.locked_until,
-          status = NULL, body = NULL, headers = NULL, created_at = now(), expires_at = excluded.expires_at
-      WHERE k.expires_at <= now() OR (k.status IS NULL AND k.locked_until <= now() AND k.fingerprint = excluded.fingerprint)
-    RETURNING true AS claimed`,
+      SET fingerprint = excluded.fingerprint, request_id = excluded.request_id, locked_until = NULL, status = excluded.status,
+          body = excluded.body, headers = excluded.headers, created_at = now(), expires_at = excluded.expires_at
+      WHERE k.request_id = excluded.request_id OR k.expires_at <= now()
+         OR (k.status IS NULL AND k.locked_until <= now() AND k.fingerprint = excluded.fingerprint)
+    RETURNING true AS kept`,
 };
 
 const KEPT = {
@@ -57,8 +66,31 @@ const RELEASE = {
  * request died without an answer (its claim ran out) with the same request. True when claimed;
  * otherwise `keptFor` says what the key holds.
  */
-export async function claimKey(pool: pg.Pool, userId: string, key: string, fingerprint: string, requestId: string): Promise<boolean> {
-  const { rows } = await pool.query({ ...CLAIM, values: [userId, key, fingerprint, requestId, CLAIM_HELD_FOR_MS, KEPT_FOR_MS] });
+export async function claimKey(pool: pg.Pool, claim: KeyClaim): Promise<boolean> {
+  const { rows } = await pool.query<{ claimed: boolean }>({ ...CLAIM, values: claimValues(claim) });
+  return rows[0]?.claimed === true;
+}
+
+/** Who claims which key for which request. */
+export interface KeyClaim {
+  readonly userId: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly requestId: string;
+}
+
+/** The claim as a condition of the write's own transaction: it commits with the write, or neither does. */
+export function claimCondition(claim: KeyClaim): { sql: string; parameters: readonly unknown[] } {
+  return { sql: CLAIM_CALL, parameters: claimValues(claim) };
+}
+
+function claimValues(claim: KeyClaim): unknown[] {
+  return [claim.userId, claim.key, claim.fingerprint, claim.requestId, CLAIM_HELD_FOR_MS, KEPT_FOR_MS];
+}
+
+/** Claims the key and keeps the answer in one statement (a request that appended nothing); false: another request holds the key. */
+export async function claimAnswered(pool: pg.Pool, claim: KeyClaim, answer: KeptAnswer): Promise<boolean> {
+  const { rows } = await pool.query({ ...CLAIM_ANSWERED, values: [claim.userId, claim.key, claim.fingerprint, claim.requestId, answer.status, answer.body, JSON.stringify(answer.headers), KEPT_FOR_MS] });
   return rows.length === 1;
 }
 

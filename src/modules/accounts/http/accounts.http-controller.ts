@@ -9,6 +9,7 @@ import { NotFoundError } from '../../../core/errors.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { entityTagOf, type IfMatch, IfMatchHeader, preconditionFailed, withEntityTag } from '../../../infrastructure/http/entity-tags.js';
+import { ClaimsKeyWithItsAppend } from '../../../infrastructure/http/idempotency/idempotency.interceptor.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
@@ -48,6 +49,7 @@ export class AccountsHttpController {
   }
 
   @Post('accounts')
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({
     operationId: 'createManualAccount',
     summary: "Create a manual account and seed today's balance snapshot",
@@ -85,6 +87,7 @@ export class AccountsHttpController {
   }
 
   @Patch('accounts/:accountId')
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({ operationId: 'patchAccount', summary: 'Set or clear your own credit limit for a credit card' })
   @ApiOkResponse({ type: AccountDetailResponse })
   @ApiErrors(401, 403, 404, 422, 503)
@@ -106,6 +109,7 @@ export class AccountsHttpController {
   }
 
   @Patch('accounts/:accountId/balance')
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({ operationId: 'patchManualAccountBalance', summary: "Set a manual account's current balance (snapshots today)" })
   @ApiOkResponse({ type: AccountDetailResponse })
   @ApiErrors(400, 401, 403, 404, 422, 503)

@@ -7,6 +7,7 @@ import { transactionsProjection } from '../../../../projections/transactions/tra
 import type { Clock } from '../../../core/clock.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { type IfMatch, IfMatchHeader } from '../../../infrastructure/http/entity-tags.js';
+import { ClaimsKeyWithItsAppend } from '../../../infrastructure/http/idempotency/idempotency.interceptor.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { ConsistentCommandBus } from '../../../infrastructure/runtime/consistent-command-bus.js';
@@ -92,6 +93,7 @@ export class TagsHttpController {
 
   @Put('transactions/:transactionId/tags')
   @ApiTags('Transactions')
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({ operationId: 'setTransactionTags', summary: "Replace a transaction's tags with this set (locks `tags` against provider syncs)" })
   @ApiOkResponse({ type: TransactionResponse })
   @ApiErrors(401, 403, 404, 409, 422, 503)

@@ -8,6 +8,7 @@ import { transactionActivityProjection } from '../../../../projections/transacti
 import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
 import { spendingProjection } from '../../../../projections/spending/spending.projection.js';
 import { type IfMatch, IfMatchHeader } from '../../../infrastructure/http/entity-tags.js';
+import { ClaimsKeyWithItsAppend } from '../../../infrastructure/http/idempotency/idempotency.interceptor.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
 import { madeEarlierUnderKey, newEntityId, UuidParam, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { SuccessResponse } from '../../../infrastructure/http/success.response.js';
@@ -57,6 +58,7 @@ export class TransactionsHttpController {
   }
 
   @Post()
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({ operationId: 'createTransaction', summary: 'Create a transaction in a manual account' })
   @ApiCreatedResponse({ type: TransactionResponse })
   @ApiErrors(400, 401, 403, 404, 422, 503)
@@ -94,6 +96,7 @@ export class TransactionsHttpController {
   }
 
   @Patch(':transactionId')
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({
     operationId: 'updateTransaction',
     summary: 'Sparse edit: a field present is written and locked against provider syncs; null restores the original value and unlocks it',
@@ -114,6 +117,7 @@ export class TransactionsHttpController {
 
   @Delete(':transactionId')
   @HttpCode(200)
+  @ClaimsKeyWithItsAppend()
   @ApiOperation({ operationId: 'deleteTransaction', summary: 'Delete a manual transaction; succeeds also when it is already gone or provider-managed' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiErrors(401, 403, 404, 503)
