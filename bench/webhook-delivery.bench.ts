@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   try {
     console.log(`on ${server.description}`);
     const base = `http://127.0.0.1:${port}`;
-    service = spawn(process.execPath, ['dist/src/main.js'], {
+    // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service, as npm run bench does.
+    service = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/src/main.js'], {
       env: { ...process.env, DATABASE_URL: scratch.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
       stdio: ['ignore', openSync(`${tmpdir()}/ledgerline-webhooks-service.log`, 'w'), 'inherit'],
     });
@@ -111,6 +112,15 @@ async function main(): Promise<void> {
         `delivery lag (occurredAt → receiver): p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${(lags[lags.length - 1] ?? NaN).toFixed(0)} ms`,
       ].join('\n'),
     );
+    // Where the lag is: until the reaction recorded the delivery (the feed, the daemon), then until it was sent.
+    const { rows } = await database.pool.query<{ recorded_p50: number; recorded_p99: number; sent_p50: number; sent_p99: number }>(`
+      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM created_at - occurred_at)) * 1000 AS recorded_p50,
+             percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM created_at - occurred_at)) * 1000 AS recorded_p99,
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at)) * 1000 AS sent_p50,
+             percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at)) * 1000 AS sent_p99
+        FROM webhook_deliveries WHERE status = 'succeeded'`);
+    const split = rows[0];
+    if (split) console.log(`of which event → delivery recorded by the reaction: p50 ${Number(split.recorded_p50).toFixed(0)} ms, p99 ${Number(split.recorded_p99).toFixed(0)} ms; recorded → sent: p50 ${Number(split.sent_p50).toFixed(0)} ms, p99 ${Number(split.sent_p99).toFixed(0)} ms`);
   } finally {
     await stopService(service);
     receiver.closeAllConnections();

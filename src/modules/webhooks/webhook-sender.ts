@@ -114,7 +114,7 @@ export class WebhookSender {
       RETURNING d.id, d.user_id, d.endpoint_id, d.event_id, d.event_type, d.occurred_at, d.created_at, d.data, d.render_from, d.attempts, e.url, e.sealed_secret`.execute(this.deps.db);
     for (const delivery of rows) {
       const abort = new AbortController();
-      const done = this.deliver(delivery, abort.signal)
+      const done = this.drain(delivery, abort.signal)
         .catch((error: unknown) => this.deps.log.warn({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be recorded; its claim will lapse'))
         .finally(() => {
           this.inFlight.delete(delivery.endpoint_id);
@@ -124,19 +124,44 @@ export class WebhookSender {
     }
   }
 
-  private async deliver(delivery: ClaimedDelivery, stopping: AbortSignal): Promise<void> {
+  /**
+   * Sends an endpoint's deliveries one after the other while they succeed or fail for good, each
+   * next one claimed by the endpoint's own queue index: a backlog drains without going back to the
+   * scan for due endpoints between deliveries.
+   */
+  private async drain(first: ClaimedDelivery, stopping: AbortSignal): Promise<void> {
+    let delivery: ClaimedDelivery | undefined = first;
+    while (delivery !== undefined && (await this.deliver(delivery, stopping)) && !this.stopped) {
+      delivery = await this.claimNext(delivery.endpoint_id);
+    }
+  }
+
+  /** The endpoint's head delivery, claimed, when it is due and nobody holds it. */
+  private async claimNext(endpointId: string): Promise<ClaimedDelivery | undefined> {
+    const leaseMs = this.deps.config.webhookTimeoutMs + 5_000;
+    const { rows } = await sql<ClaimedDelivery>`
+      UPDATE webhook_deliveries d SET claimed_until = now() + ${leaseMs} * interval '1 millisecond'
+        FROM webhook_endpoints e
+       WHERE d.id = (SELECT q.id FROM webhook_deliveries q WHERE q.endpoint_id = ${endpointId} AND q.status = 'pending' ORDER BY q.seq LIMIT 1)
+         AND e.id = d.endpoint_id AND e.disabled_at IS NULL AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+      RETURNING d.id, d.user_id, d.endpoint_id, d.event_id, d.event_type, d.occurred_at, d.created_at, d.data, d.render_from, d.attempts, e.url, e.sealed_secret`.execute(this.deps.db);
+    return rows[0];
+  }
+
+  /** Sends one delivery and records the attempt; true when it is over (succeeded, or failed for good), so the next may go. */
+  private async deliver(delivery: ClaimedDelivery, stopping: AbortSignal): Promise<boolean> {
     const data = await this.dataOf(delivery);
     if (data === undefined) {
       this.awaitingReadModel = true;
       await this.release(delivery.id, RENDER_POLL_MS);
-      return;
+      return false;
     }
     const attempt = delivery.attempts + 1;
     const body = JSON.stringify({ id: delivery.event_id, type: delivery.event_type, createdAt: delivery.occurred_at.toISOString(), data });
     const result = await this.post(delivery, body, attempt, stopping);
     if (result === 'stopping') {
       await this.release(delivery.id, 0);
-      return;
+      return false;
     }
     const outcome = outcomeAfterAttempt(attempt, result.ok, this.deps.config.webhookRetryBaseMs);
     await this.deps.db
@@ -153,6 +178,7 @@ export class WebhookSender {
       .where('id', '=', delivery.id)
       .execute();
     this.deps.log.debug({ deliveryId: delivery.id, eventId: delivery.event_id, attempt, status: outcome.status, statusCode: result.statusCode }, 'webhook delivery attempted');
+    return outcome.status !== 'pending';
   }
 
   /** The stored `data`, or rendered now from a read model that has passed the event; undefined: not yet. */
