@@ -26,7 +26,8 @@ export interface SeededService {
  */
 export async function startSeededService(databaseUrl: string, port: number, transactions: number, children: ChildProcess[]): Promise<SeededService> {
   const base = `http://127.0.0.1:${port}`;
-  const service = spawn(process.execPath, [...startScriptNodeFlags(), 'dist/src/main.js'], {
+  // BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=/tmp/prof", "--max-old-space-size=400") go to the service too.
+  const service = spawn(process.execPath, [...startScriptNodeFlags(), ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/src/main.js'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', openSync(`${tmpdir()}/ledgerline-bench-service-${port}.log`, 'w'), 'inherit'],
   });

@@ -4,6 +4,7 @@ import { getMetadataStorage, validate, type ValidationArguments, type Validation
 import { NotFoundError, type ValidationIssue, ValidationFailedError } from '../../core/errors.js';
 import { ruleViolationIssue } from '../../core/rule-violation.js';
 import { BodyTooDeepError, MAX_JSON_DEPTH } from './request-body-limits.js';
+import { UploadedFile } from './request-body.reader.js';
 import { isRuleName, isStorableText, UNSTORABLE_TEXT_MESSAGE } from './validators.js';
 
 const CODE_OF_CONSTRAINT: Record<string, ValidationIssue['code']> = {
@@ -56,6 +57,8 @@ export class DtoValidationPipe implements PipeTransform {
       if (typeof value === 'string' && !isStorableText(value)) throw new NotFoundError(resourceOfParam(metadata.data));
       return value;
     }
+    // A file sent as the raw body (a statement) is bytes, read by its own parser: not text to scan here.
+    if (metadata.type === 'body' && value instanceof UploadedFile) return value;
     const unstorable = unstorableTextIssues(value, metadata.type === 'body');
     if (unstorable.length > 0) throw new ValidationFailedError(unstorable);
     const type = metadata.metatype;
