@@ -138,6 +138,34 @@ describe('webhook deliveries', () => {
     expect(log.deliveries[1]).toMatchObject({ eventType: 'webhook.test', status: 'succeeded', attempts: 4, lastStatusCode: 200, lastError: null });
   });
 
+  it("keeps sending another user's deliveries while one endpoint holds its request open", async () => {
+    const stuck = await t.newUserWithAccount();
+    const other = await t.newUserWithAccount();
+    await newEndpoint(stuck.key, '/stuck', ['transaction.created']);
+    await newEndpoint(other.key, '/prompt', ['transaction.created']);
+    let release: () => void = () => undefined;
+    const held = new Promise<number>((resolve) => {
+      release = () => resolve(200);
+    });
+    receiver.answer = (webhook) => (webhook.path === '/stuck' ? held : 200);
+    try {
+      await t.as(stuck.key).post('/v1/transactions', { accountId: stuck.accountId, amount: -3, date: '2026-11-21', name: 'Stuck 1' }).expect(201);
+      await t.as(stuck.key).post('/v1/transactions', { accountId: stuck.accountId, amount: -4, date: '2026-11-21', name: 'Stuck 2' }).expect(201);
+      await receiver.until(() => receiver.on('/stuck').length === 1);
+      for (const name of ['Prompt 1', 'Prompt 2', 'Prompt 3']) await t.as(other.key).post('/v1/transactions', { accountId: other.accountId, amount: -1, date: '2026-11-21', name }).expect(201);
+      // Every one of the other user's webhooks arrives while the stuck endpoint's first is still open.
+      await receiver.until(() => firstAttempts('/prompt').length === 3);
+      expect(firstAttempts('/prompt').map((webhook) => webhook.data.name)).toEqual(['Prompt 1', 'Prompt 2', 'Prompt 3']);
+      expect(receiver.on('/stuck').map((webhook) => webhook.data.name)).toEqual(['Stuck 1']);
+    } finally {
+      release();
+      receiver.answer = () => 200;
+    }
+    // Then the stuck endpoint's queue moves on, in order.
+    await receiver.until(() => receiver.on('/stuck').length === 2);
+    expect(receiver.on('/stuck').map((webhook) => webhook.data.name)).toEqual(['Stuck 1', 'Stuck 2']);
+  });
+
   it('marks a delivery failed after eight refused attempts, and sends the next one', async () => {
     const { key } = await t.newUser();
     const endpoint = await newEndpoint(key, '/dead', ['webhook.test']);
