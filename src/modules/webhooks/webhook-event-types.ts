@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/events.js';
-import type { LinkItemSyncPageImported } from '../link/link-items/link-item.js';
+import { LINK_ITEM_EVENT_TYPES, type LinkItemSyncPageImported } from '../link/link-items/link-item.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'transaction.created',
@@ -43,17 +43,8 @@ const ACCOUNT_TYPES: Readonly<Record<string, WebhookEventType>> = {
   ManualBalanceUpdated: 'account.updated',
   CreditLimitOverridden: 'account.updated',
 };
-const LINK_ITEM_TYPES = [
-  'LinkItemLinked',
-  'LinkItemLoginRequired',
-  'LinkItemErrored',
-  'LinkItemLoginRepaired',
-  'LinkItemPendingDisconnect',
-  'LinkItemNewAccountsAvailable',
-  'LinkItemReconnected',
-  'LinkItemAccountDisconnected',
-  'LinkItemDisconnected',
-];
+/** A change of the item the API shows on it: the projection's link-item events, and one account leaving it. */
+const LINK_ITEM_TYPES: readonly string[] = [...LINK_ITEM_EVENT_TYPES, 'LinkItemAccountDisconnected'];
 
 /** Every domain event type that becomes a webhook: the reaction's event types. */
 export const WEBHOOK_SOURCE_EVENT_TYPES: readonly string[] = [
