@@ -104,6 +104,12 @@ describe('link item decider', () => {
     const page: LinkItemEvent = { type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c1', added: 500, modified: 0, removed: 0 } };
     spec.given([linked]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 500, modified: 0, removed: 0 }).then([page]);
     spec.given([linked, page]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 0, modified: 0, removed: 0 }).then([]);
+    // The provider's last page came empty after a full one: the sync's end is still recorded, with its counts.
+    const totals = { added: 500, modified: 0, removed: 0 };
+    spec
+      .given([linked, page])
+      .when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 0, modified: 0, removed: 0, hasMore: false, syncTotals: totals })
+      .then([{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c1', added: 0, modified: 0, removed: 0, hasMore: false, syncTotals: totals } }]);
     spec
       .given([linked, page])
       .when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c2', added: 0, modified: 0, removed: 0 })

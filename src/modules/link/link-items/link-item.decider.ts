@@ -71,8 +71,10 @@ export function decideLinkItem(command: LinkItemCommand, state: LinkItemState): 
     }
     case 'RecordSyncPage': {
       const { cursor, added, modified, removed, hasMore, syncTotals } = command;
-      // An empty page that leaves the cursor where it was records nothing.
-      if (cursor === state.cursor && added + modified + removed === 0) return [];
+      // An empty page that leaves the cursor where it was records nothing, unless it ends a sync
+      // that changed something: the sync's end (and its counts) is recorded then.
+      const syncChanged = syncTotals !== undefined && syncTotals.added + syncTotals.modified + syncTotals.removed > 0;
+      if (cursor === state.cursor && added + modified + removed === 0 && !syncChanged) return [];
       return [{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added, modified, removed, ...(hasMore === undefined ? {} : { hasMore }), ...(syncTotals === undefined ? {} : { syncTotals }) } }];
     }
     case 'RecordProviderBalances': {
