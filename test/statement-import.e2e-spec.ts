@@ -82,6 +82,18 @@ describe('statement import', () => {
     expect(await imported(key, accountId, fixture('checking-1x.ofx'), OFX)).toMatchObject({ imported: 0, duplicates: 6 });
   }, 60_000);
 
+  it('shows an import failed, with the error, once its job has used up its retries', async () => {
+    const { key, accountId } = await t.newUserWithAccount();
+    const done = await imported(key, accountId, 'Date,Description,Amount\n2026-11-01,Coffee,-3.50\n', CSV);
+    // As the outbox records a job whose retries are used up (decision 0038) while its import had not finished.
+    await t.runtime.database.pool.query("UPDATE statement_imports SET status = 'running', completed_at = NULL WHERE id = $1", [done.id]);
+    await t.runtime.database.pool.query(
+      "INSERT INTO job_outbox (job_id, name, input, run_at, cause, created_at, failed_at, last_error) VALUES ($1, 'statement-import', '{}', now(), '{}', now(), now(), 'connection terminated')",
+      [`statement-import-${done.id}`],
+    );
+    expect((await t.as(key).get(`/v1/imports/${done.id}`).expect(200)).body).toMatchObject({ status: 'failed', error: expect.stringContaining('connection terminated') });
+  }, 60_000);
+
   it('lists a bad row with its row number and imports the good ones', async () => {
     const { key, accountId } = await t.newUserWithAccount();
     const done = await imported(key, accountId, 'Date,Description,Amount\n2026-11-01,Coffee,-3.50\n2026-11-31,Bad day,-1\n2026-11-02,Tea,-2\n', CSV);

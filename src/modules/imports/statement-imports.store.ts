@@ -3,6 +3,7 @@ import type { Database } from '../../infrastructure/database/schema.js';
 import { type OutboxJob, writeJobs } from '../../infrastructure/jobs/job-outbox.js';
 import type { CsvStatementOptions } from './csv-statement.js';
 import type { StatementFormat } from './statement.js';
+import { statementImportJobId } from './statement-import.job.js';
 import { type FailedRow, type ImportCounts, MAX_FAILED_ROWS_LISTED } from './statement-import.run.js';
 
 import type { ImportStatus } from '../../infrastructure/database/schema.js';
@@ -67,17 +68,23 @@ const LISTED_COLUMNS = ['id', 'account_id', 'status', 'format', 'total_rows', 'i
 
 export async function importOf(db: Kysely<Database>, userId: string, importId: string): Promise<StatementImport | undefined> {
   const row = await db.selectFrom('statement_imports').select(LISTED_COLUMNS).where('id', '=', importId).where('user_id', '=', userId).executeTakeFirst();
-  return row && {
+  if (!row) return undefined;
+  // A job that used up its retries is marked failed in the outbox (kept a week): its import has failed too.
+  const gaveUp =
+    row.status === 'queued' || row.status === 'running'
+      ? await db.selectFrom('job_outbox').select('last_error').where('job_id', '=', statementImportJobId(importId)).where('failed_at', 'is not', null).executeTakeFirst()
+      : undefined;
+  return {
     id: row.id,
     accountId: row.account_id,
-    status: row.status,
+    status: gaveUp ? 'failed' : row.status,
     format: row.format,
     totalRows: row.total_rows,
     imported: row.imported,
     duplicates: row.duplicates,
     failed: row.failed,
     failedRows: row.failed_rows,
-    error: row.error,
+    error: gaveUp ? `The import stopped: ${gaveUp.last_error ?? 'its job failed'}` : row.error,
     createdAt: row.created_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
   };
