@@ -45,6 +45,9 @@ export class RuleActionRequest {
   notes?: string;
 }
 
+const CONDITIONS_EXAMPLE = [{ field: 'merchantName', op: 'contains', value: 'starbucks' }];
+const ACTIONS_EXAMPLE = [{ type: 'setNotes', notes: 'Coffee' }];
+
 const ORDER_DESCRIPTION = 'Rules run in ascending order (equal orders: the older first). Omitted on creation: after your last rule.';
 
 export class CreateRuleRequest {
@@ -52,7 +55,7 @@ export class CreateRuleRequest {
   @IsString() @MinLength(1) @MaxLength(RULE_BOUNDS.name)
   name!: string;
 
-  @ApiProperty({ type: [RuleConditionRequest], minItems: 1, maxItems: RULE_BOUNDS.conditions })
+  @ApiProperty({ type: [RuleConditionRequest], minItems: 1, maxItems: RULE_BOUNDS.conditions, example: CONDITIONS_EXAMPLE })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(RULE_BOUNDS.conditions) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => RuleConditionRequest)
   conditions!: RuleConditionRequest[];
 
@@ -60,7 +63,7 @@ export class CreateRuleRequest {
   @omittable() @IsIn(RULE_MATCHES)
   match?: RuleMatch;
 
-  @ApiProperty({ type: [RuleActionRequest], minItems: 1, maxItems: RULE_BOUNDS.actions })
+  @ApiProperty({ type: [RuleActionRequest], minItems: 1, maxItems: RULE_BOUNDS.actions, example: ACTIONS_EXAMPLE })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(RULE_BOUNDS.actions) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => RuleActionRequest)
   actions!: RuleActionRequest[];
 
@@ -70,11 +73,11 @@ export class CreateRuleRequest {
 }
 
 export class PatchRuleRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: RULE_BOUNDS.name })
+  @ApiPropertyOptional({ minLength: 1, maxLength: RULE_BOUNDS.name, example: 'Coffee' })
   @omittable() @IsString() @MinLength(1) @MaxLength(RULE_BOUNDS.name)
   name?: string;
 
-  @ApiPropertyOptional({ type: [RuleConditionRequest], minItems: 1, maxItems: RULE_BOUNDS.conditions, description: 'The whole list.' })
+  @ApiPropertyOptional({ type: [RuleConditionRequest], minItems: 1, maxItems: RULE_BOUNDS.conditions, example: CONDITIONS_EXAMPLE, description: 'The whole list.' })
   @omittable() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(RULE_BOUNDS.conditions) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => RuleConditionRequest)
   conditions?: RuleConditionRequest[];
 
@@ -82,7 +85,7 @@ export class PatchRuleRequest {
   @omittable() @IsIn(RULE_MATCHES)
   match?: RuleMatch;
 
-  @ApiPropertyOptional({ type: [RuleActionRequest], minItems: 1, maxItems: RULE_BOUNDS.actions, description: 'The whole list.' })
+  @ApiPropertyOptional({ type: [RuleActionRequest], minItems: 1, maxItems: RULE_BOUNDS.actions, example: ACTIONS_EXAMPLE, description: 'The whole list.' })
   @omittable() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(RULE_BOUNDS.actions) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => RuleActionRequest)
   actions?: RuleActionRequest[];
 
