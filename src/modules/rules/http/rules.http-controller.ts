@@ -104,7 +104,7 @@ export class RulesHttpController {
       'Applying again changes nothing a first application changed: a transaction that has the rule\'s values already counts as matched, not changed.',
   })
   @ApiAcceptedResponse({ type: RuleApplicationResponse })
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 413)
   async apply(@CurrentPrincipal() principal: Principal, @Trace() trace: RequestTrace, @UuidParam('ruleId', 'Rule') ruleId: string): Promise<RuleApplicationResponse> {
     const context = userCommandContext(principal, trace, this.clock);
     if (!(await findRule(this.db, context.userId, ruleId))) throw new NotFoundError('Rule');
