@@ -160,6 +160,7 @@ export interface RuleApplicationsTable {
   id: string;
   user_id: string;
   rule_id: string;
+  /** The same life as an import's: queued, running, completed or failed. */
   status: ImportStatus;
   matched: Generated<number>;
   changed: Generated<number>;

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, ImportStatus } from '../../infrastructure/database/schema.js';
 import { type OutboxJob, writeJobs } from '../../infrastructure/jobs/job-outbox.js';
 
+export const RULE_APPLICATION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const satisfies readonly ImportStatus[];
+
 /** An application as GET /rules/applications/{applicationId} answers it. */
 export interface RuleApplication {
   readonly id: string;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IMPORT_STATUSES } from '../../imports/statement-imports.store.js';
+import { RULE_APPLICATION_STATUSES } from '../rule-applications.store.js';
 import { RULE_ACTION_TYPES, RULE_BOUNDS, RULE_FIELDS, RULE_MATCHES, RULE_OPS } from '../rule.js';
 import { CONDITION_VALUE_SCHEMA } from './rule.requests.js';
 
@@ -35,7 +35,7 @@ export class RuleListResponse {
 export class RuleApplicationResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) ruleId!: string;
-  @ApiProperty({ enum: IMPORT_STATUSES }) status!: string;
+  @ApiProperty({ enum: RULE_APPLICATION_STATUSES }) status!: string;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Transactions the rule matched so far.' }) matched!: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Transactions it changed (a matched one that already had its values, or whose fields are locked, is not changed).' }) changed!: number;
   @ApiProperty({ type: 'string', nullable: true, description: 'Why it failed (the rule was deleted); null otherwise.' }) error!: string | null;
