@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { systemCategoryId } from '../src/modules/categories/user-categories.js';
+import { ruleApplicationJob } from '../src/modules/rules/rule-application.job.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const LINK_TOKEN_KEY = randomBytes(32).toString('base64');
@@ -155,14 +156,17 @@ describe('rules', () => {
 
   it("categorises a bank sync's transactions, and leaves a category the user set alone", async () => {
     const { key, userId } = await t.newUser();
-    const rule = (await t.as(key).post('/v1/rules', { name: 'Everything', conditions: [{ field: 'amount', op: 'gt', value: -1_000_000_000 }], actions: [{ type: 'setCategory', categoryId: groceries(userId) }] }).expect(201)).body;
+    // A category of the user's own, so no transaction has it from the provider.
+    const { groups } = (await t.as(key).get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };
+    const household = (await t.as(key).post('/v1/categories', { groupId: groups[0].id, iconKey: 'home', name: 'Household' }).expect(201)).body.id as string;
+    const rule = (await t.as(key).post('/v1/rules', { name: 'Everything', conditions: [{ field: 'amount', op: 'gt', value: -1_000_000_000 }], actions: [{ type: 'setCategory', categoryId: household }] }).expect(201)).body;
     const { publicToken } = (await t.as(key).post('/v1/sandbox/public-token', { institutionId: 'ins_100003' }).expect(200)).body;
     await t.as(key).post('/v1/link/items', { publicToken }).expect(201);
     await t.settle();
 
     const listed = (await t.as(key).get('/v1/transactions?limit=100').expect(200)).body.transactions as Array<{ id: string; source: string; category: { id: string } | null }>;
     expect(listed.length).toBeGreaterThan(0);
-    expect(listed.every((transaction) => transaction.source === 'bank_link' && transaction.category?.id === groceries(userId))).toBe(true);
+    expect(listed.every((transaction) => transaction.source === 'bank_link' && transaction.category?.id === household)).toBe(true);
     const [first] = listed;
     const activity = (await t.as(key).get(`/v1/transactions/${first.id}/activity`).expect(200)).body.events as ActivityEntry[];
     expect(activity.filter((entry) => entry.ruleId !== null).map((entry) => [entry.field, entry.actor, entry.ruleId])).toEqual([['category', 'system', rule.id]]);
@@ -173,5 +177,47 @@ describe('rules', () => {
     await t.settle();
     expect((await t.as(key).get(`/v1/rules/applications/${application.id}`).expect(200)).body).toMatchObject({ status: 'completed', changed: 0 });
     expect((await t.as(key).get(`/v1/transactions/${first.id}`).expect(200)).body.category.id).toBe(coffee(userId));
+  }, 180_000);
+});
+
+describe('a rule application stopped part-way', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  }, 180_000);
+  afterAll(async () => {
+    await t.close();
+  }, 180_000);
+
+  it('finishes when run again, changing each transaction exactly once', async () => {
+    const { key, userId, accountId } = await t.newUserWithAccount();
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n += 1) ids.push((await t.as(key).post('/v1/transactions', { accountId, amount: -10 - n, date: '2026-11-02', name: `Bakery ${n}` }).expect(201)).body.id);
+    const rule = (await t.as(key).post('/v1/rules', { name: 'Bakery', conditions: [{ field: 'name', op: 'startsWith', value: 'bakery' }], actions: [{ type: 'setNotes', notes: 'bread' }] }).expect(201)).body;
+    await t.settle();
+    // The application's row without its job, so that only this test runs it.
+    const applicationId = randomUUID();
+    await t.runtime.database.db
+      .insertInto('rule_applications')
+      .values({ id: applicationId, user_id: userId, rule_id: rule.id, status: 'queued', after_transaction_id: null, error: null, correlation_id: 'crash-test', created_at: new Date(), completed_at: null })
+      .execute();
+    let handled = 0;
+    const crashing = ruleApplicationJob(t.runtime, {
+      afterTransaction: () => {
+        handled += 1;
+        if (handled === 3) throw new Error('crash');
+      },
+    });
+    await expect(crashing.handle({ userId, applicationId })).rejects.toThrow('crash');
+    await ruleApplicationJob(t.runtime).handle({ userId, applicationId });
+    await ruleApplicationJob(t.runtime).handle({ userId, applicationId });
+
+    for (const id of ids) {
+      const changes = (await t.runtime.eventStore.readStream(`transaction-${id}`)).filter((event) => event.metadata.ruleId === rule.id);
+      expect(changes.map((event) => [event.type, event.metadata.actor, event.metadata.requestId])).toEqual([['TransactionEdited', 'system', `rule-application-${applicationId}`]]);
+    }
+    const application = (await t.as(key).get(`/v1/rules/applications/${applicationId}`).expect(200)).body;
+    // The first run's changes are found made when its page is done again: matched, not changed twice.
+    expect(application).toMatchObject({ status: 'completed', matched: ids.length, changed: ids.length - 3 });
   }, 180_000);
 });

@@ -16,8 +16,8 @@ export interface RuleApplicationInput {
 }
 
 export interface RuleApplicationHooks {
-  /** Called after each page is recorded (tests stop the job part-way through here). */
-  readonly afterPage?: (afterTransactionId: string) => void | Promise<void>;
+  /** Called after each transaction is handled (tests stop the job part-way through here). */
+  readonly afterTransaction?: (transactionId: string) => void | Promise<void>;
 }
 
 const PAGE = 200;
@@ -50,11 +50,11 @@ export function ruleApplicationJob(runtime: Pick<Runtime, 'database' | 'eventSto
           const counts = await runRulesOn(runtime.eventStore, id, rules, { ...context, now: runtime.clock.now() });
           matched += counts.matched;
           changed += counts.changed;
+          await hooks.afterTransaction?.(id);
         }
         if (page.length === 0) break;
         after = page[page.length - 1].id;
         await recordApplicationProgress(db, applicationId, { afterTransactionId: after, matched, changed });
-        await hooks.afterPage?.(after);
         if (page.length < PAGE) break;
       }
       await markApplicationFinished(db, applicationId, {}, runtime.clock.now());
