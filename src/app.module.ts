@@ -53,6 +53,7 @@ import { SetUserTimeZoneHandler } from './modules/settings/user-settings.command
 import { GetProfileHandler } from './modules/settings/user-settings.queries.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
 import { ImportsHttpController } from './modules/imports/http/imports.http-controller.js';
+import { RulesHttpController } from './modules/rules/http/rules.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
 import { GetTransactionActivityHandler, GetTransactionHandler, ListTransactionsHandler } from './modules/transactions/transaction.queries.js';
 import { WebhooksHttpController } from './modules/webhooks/http/webhooks.http-controller.js';
@@ -65,7 +66,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController, ImportsHttpController],
+      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController, ImportsHttpController, RulesHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },

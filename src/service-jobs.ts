@@ -12,6 +12,8 @@ import { overdueStreamsSweepJob } from './modules/insights/recurring/refresh/ove
 import { recurringRefreshJob } from './modules/insights/recurring/refresh/recurring-refresh.job.js';
 import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 import { statementImportJob } from './modules/imports/statement-import.job.js';
+import { ruleApplicationJob } from './modules/rules/rule-application.job.js';
+import { rulesOnNewTransactionsJob } from './modules/rules/rules-on-new-transactions.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
 export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefinition<never>[] {
@@ -30,5 +32,7 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
     overdueStreamsSweepJob(runtime) as JobDefinition<never>,
     expiredTokensPruneJob(runtime) as JobDefinition<never>,
     statementImportJob(runtime) as JobDefinition<never>,
+    rulesOnNewTransactionsJob(runtime) as JobDefinition<never>,
+    ruleApplicationJob(runtime) as JobDefinition<never>,
   ];
 }

@@ -4,10 +4,11 @@ import type { ProjectionDefinition } from './infrastructure/projections/projecti
 import { brokerageFirstSyncReaction } from './modules/brokerage/sync/first-sync.reaction.js';
 import { recurringRefreshReaction } from './modules/insights/recurring/refresh/recurring-refresh.reaction.js';
 import { bankLinkFirstSyncReaction } from './modules/link/sync/first-sync.reaction.js';
+import { rulesOnNewTransactionsReaction } from './modules/rules/rules-on-new-transactions.reaction.js';
 import { tagDeletionReaction } from './modules/tags/tag-deletion.reaction.js';
 import { webhookDeliveriesReaction } from './modules/webhooks/webhook-deliveries.reaction.js';
 
 /** Every reaction the service runs on the feed (decision 0038); the README's reaction list mirrors this one. */
 export function serviceReactions(clock: Clock, config: Pick<AppConfig, 'recurringRefreshDebounceMs'>): ProjectionDefinition[] {
-  return [recurringRefreshReaction(clock, config.recurringRefreshDebounceMs), tagDeletionReaction, bankLinkFirstSyncReaction, brokerageFirstSyncReaction, webhookDeliveriesReaction];
+  return [recurringRefreshReaction(clock, config.recurringRefreshDebounceMs), tagDeletionReaction, bankLinkFirstSyncReaction, brokerageFirstSyncReaction, webhookDeliveriesReaction, rulesOnNewTransactionsReaction];
 }

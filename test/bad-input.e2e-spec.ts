@@ -14,7 +14,7 @@ const WEBHOOK_SECRET = randomBytes(32);
 let key: string;
 let cardId: string;
 let transactionId: string;
-const foreign = { accountId: '', transactionId: '', importId: '' };
+const foreign = { accountId: '', transactionId: '', importId: '', ruleId: '', applicationId: '' };
 let importId: string;
 
 const auth = () => ({ Authorization: `Bearer ${key}` });
@@ -40,7 +40,15 @@ beforeAll(async () => {
   const statement = Buffer.from('Date,Description,Amount\n2026-11-19,Groceries,-42.10\n');
   importId = (await t.as(key).post(`/v1/accounts/${cardId}/imports`, statement).set('Content-Type', 'text/csv').expect(202)).body.id;
   foreign.importId = (await t.as(other.key).post(`/v1/accounts/${foreign.accountId}/imports`, statement).set('Content-Type', 'text/csv').expect(202)).body.id;
+  ({ ruleId: foreign.ruleId, applicationId: foreign.applicationId } = await ruleAndApplication(other.key));
 });
+
+/** A rule of the owner's and an application of it. */
+async function ruleAndApplication(owner: string): Promise<{ ruleId: string; applicationId: string }> {
+  const rule = { name: 'Cafes', conditions: [{ field: 'name', op: 'contains', value: 'cafe' }], actions: [{ type: 'setNotes', notes: 'coffee' }] };
+  const ruleId = (await t.as(owner).post('/v1/rules', rule).expect(201)).body.id as string;
+  return { ruleId, applicationId: (await t.as(owner).post(`/v1/rules/${ruleId}/apply`).expect(202)).body.id as string };
+}
 
 afterAll(async () => {
   raw.close();
@@ -204,8 +212,9 @@ describe('bad-input sweep over the served OpenAPI document', () => {
     const document = t.openApi.document as unknown as ServedDocument;
     const realIds: Record<string, string> = { accountId: cardId, transactionId, importId, brokerageAuthorizationId: await connectBrokerage() };
     realIds.endpointId = (await t.as(key).post('/v1/webhooks/endpoints', { url: 'https://93.184.216.34/hooks' }).expect(201)).body.id;
+    Object.assign(realIds, await ruleAndApplication(key));
     realIds.symbol = 'AAPL'; // a ticker the sandbox market knows, so the quote's valid case answers 200
-    const foreignIds: Record<string, string> = { accountId: foreign.accountId, transactionId: foreign.transactionId, importId: foreign.importId };
+    const foreignIds: Record<string, string> = { ...foreign };
     const kind = (name: string) => (/authorization/i.test(name) ? 'brokerageAuthorizationId' : /account/i.test(name) ? 'accountId' : /transaction/i.test(name) ? 'transactionId' : name);
     const plan = planSweep(document, { realId: (name) => realIds[kind(name)], foreignId: (name) => foreignIds[kind(name)] });
     // Deletions last, so every other operation meets the real account and transaction.

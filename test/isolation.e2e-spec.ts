@@ -13,6 +13,9 @@ import { type AuthorizedClient, startTestApp, type TestApp } from './support/tes
  * id has a fixture below.
  */
 
+/** A rule of A's that matches none of A's transactions, so applying it changes nothing the sweep compares. */
+const aRule = { name: "A's rule", conditions: [{ field: 'name', op: 'equals', value: 'nothing A has' }], actions: [{ type: 'setNotes', notes: "A's note" }] };
+
 /** Path parameters naming something that belongs to a user, and how A comes to own one. */
 const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
   accountId: async (a) => (await a.post('/v1/accounts', { name: 'A checking', type: 'credit_card', subtype: 'credit card', currentBalance: -250, creditLimit: 1000 }).expect(201)).body.id,
@@ -27,6 +30,11 @@ const FIXTURES: Record<string, (a: AuthorizedClient) => Promise<string>> = {
   },
   apiKeyId: async (a) => (await a.post('/v1/api-keys', { name: "A's other key" }).expect(201)).body.id,
   tagId: async (a) => (await a.post('/v1/tags', { name: "A's tag", color: 'violet' }).expect(201)).body.id,
+  ruleId: async (a) => (await a.post('/v1/rules', aRule).expect(201)).body.id,
+  applicationId: async (a) => {
+    const ruleId = (await a.post('/v1/rules', { ...aRule, name: "A's applied rule" }).expect(201)).body.id;
+    return (await a.post(`/v1/rules/${ruleId}/apply`).expect(202)).body.id;
+  },
   endpointId: async (a) => (await a.post('/v1/webhooks/endpoints', { url: 'https://93.184.216.34/a-hooks', description: "A's endpoint" }).expect(201)).body.id,
   categoryId: async (a) => {
     const { groups } = (await a.get('/v1/categories').expect(200)).body as { groups: Array<{ id: string }> };

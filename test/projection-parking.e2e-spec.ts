@@ -91,6 +91,7 @@ describe('an event the transactions projector cannot apply', () => {
       'bank-link-sync-requests': { status: 'ok', parked: 0 },
       'brokerage-sync-requests': { status: 'ok', parked: 0 },
       'webhook-deliveries': { status: 'ok', parked: 0 },
+      'rules-on-new-transactions': { status: 'ok', parked: 0 },
     });
 
     const parkedEvents = await listParkedEvents(t.runtime.database.db);

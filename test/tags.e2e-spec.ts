@@ -187,7 +187,7 @@ describe('deleting a tag', () => {
     expect((await t.as(key).get(`/v1/transactions?tagId=${doomed.id}`).expect(404)).body).toEqual({ code: 'NOT_FOUND', error: 'Tag not found' });
     await eventually(async () => {
       for (const tx of txs) expect((await activity(tx.id)).filter((event) => event.actor === 'system')).toEqual([
-        { kind: 'edited', field: 'tags', oldValue: [doomed.id, kept.id].sort(), newValue: [kept.id], actor: 'system', id: expect.any(String), createdAt: expect.any(String), requestId: expect.any(String), correlationId: expect.any(String) },
+        { kind: 'edited', field: 'tags', oldValue: [doomed.id, kept.id].sort(), newValue: [kept.id], actor: 'system', id: expect.any(String), createdAt: expect.any(String), requestId: expect.any(String), correlationId: expect.any(String), ruleId: null },
       ]);
       const rows = await t.runtime.database.db.selectFrom('transactions').select('tag_ids').where('id', 'in', txs.map((tx) => tx.id)).execute();
       expect(rows.every((row) => row.tag_ids.length === 1 && row.tag_ids[0] === kept.id)).toBe(true);

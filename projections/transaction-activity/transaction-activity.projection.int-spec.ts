@@ -42,7 +42,7 @@ async function disagreementsOf(transactionId: string) {
   const history = await store.readStream(`transaction-${transactionId}`);
   const activity = await connection.db
     .selectFrom('transaction_activity')
-    .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id', 'revision', 'ordinal'])
+    .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id', 'rule_id', 'revision', 'ordinal'])
     .where('transaction_id', '=', transactionId)
     .orderBy('revision')
     .orderBy('ordinal')

@@ -24,7 +24,8 @@ import { createTransactionActivityTable } from './transaction-activity.table.js'
 export const transactionActivityProjection: ProjectionDefinition = {
   name: 'transaction-activity',
   // v2: creation and departure entries, `kind`, request and correlation ids; rows numbered from the events.
-  version: 2,
+  // v3: `rule_id`, the rule whose change it is (decision 0042).
+  version: 3,
   // Inline: written in the transaction of every append, so a write's answer is built from it (decision 0033).
   mode: 'inline',
   tables: ['transaction_activity'],
@@ -119,12 +120,13 @@ async function insertEntries(trx: Transaction<Database>, entries: readonly Activ
     new_value: 'newValue' in entry ? { v: entry.newValue } : null,
     request_id: entry.requestId,
     correlation_id: entry.correlationId,
+    rule_id: entry.ruleId,
   }));
   await sql`
-    INSERT INTO transaction_activity (id, user_id, transaction_id, revision, ordinal, kind, actor, created_at, field, old_value, new_value, request_id, correlation_id)
-    SELECT r.id, r.user_id, r.transaction_id, r.revision, r.ordinal, r.kind, r.actor, r.created_at, r.field, r.old_value -> 'v', r.new_value -> 'v', r.request_id, r.correlation_id
+    INSERT INTO transaction_activity (id, user_id, transaction_id, revision, ordinal, kind, actor, created_at, field, old_value, new_value, request_id, correlation_id, rule_id)
+    SELECT r.id, r.user_id, r.transaction_id, r.revision, r.ordinal, r.kind, r.actor, r.created_at, r.field, r.old_value -> 'v', r.new_value -> 'v', r.request_id, r.correlation_id, r.rule_id
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, user_id uuid, transaction_id uuid, revision bigint, ordinal int, kind text, actor text, created_at timestamptz, field text,
-        old_value jsonb, new_value jsonb, request_id text, correlation_id text)
+        old_value jsonb, new_value jsonb, request_id text, correlation_id text, rule_id text)
     ON CONFLICT (id) DO NOTHING`.execute(trx);
 }

@@ -19,6 +19,8 @@ export interface TransactionActivityTable {
   new_value: unknown;
   request_id: string;
   correlation_id: string;
+  /** The rule whose change it is (decision 0042); null for every other change. */
+  rule_id: string | null;
 }
 
 export async function createTransactionActivityTable(db: Kysely<unknown>): Promise<void> {
@@ -36,7 +38,8 @@ export async function createTransactionActivityTable(db: Kysely<unknown>): Promi
       old_value jsonb,
       new_value jsonb,
       request_id text NOT NULL,
-      correlation_id text NOT NULL
+      correlation_id text NOT NULL,
+      rule_id text
     )`.execute(db);
   await sql`CREATE UNIQUE INDEX transaction_activity_in_order ON transaction_activity (transaction_id, revision, ordinal)`.execute(db);
 }

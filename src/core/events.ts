@@ -16,6 +16,8 @@ export interface EventMetadata {
   readonly schemaVersion: number;
   /** The Idempotency-Key of the request that appended it, when it sent one. */
   readonly idempotencyKey?: string;
+  /** The rule whose change it is (actor `system`), when a rule made it (decision 0042). */
+  readonly ruleId?: string;
 }
 
 /**

@@ -49,3 +49,16 @@ export function normaliseDecimal(text: string): string {
   const trimmed = text.replace(/0+$/, '').replace(/\.$/, '');
   return trimmed === '-0' ? '0' : trimmed;
 }
+
+/** Compares two decimal strings exactly (sign of a − b), as ten-thousandths: no floating point. */
+export function compareDecimals(a: string, b: string): number {
+  const difference = tenThousandthsOf(a) - tenThousandthsOf(b);
+  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
+}
+
+function tenThousandthsOf(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole, fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const magnitude = BigInt(whole || '0') * 10_000n + BigInt((fraction + '0000').slice(0, 4));
+  return negative ? -magnitude : magnitude;
+}

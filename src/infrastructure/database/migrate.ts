@@ -25,6 +25,7 @@ import * as jobOutbox from './migrations/0028-job-outbox.js';
 import * as webhooks from './migrations/0029-webhooks.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
 import * as statementImports from './migrations/0031-statement-imports.js';
+import * as rules from './migrations/0032-rules.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0029-webhooks': webhooks,
   '0030-idempotency-keys': idempotencyKeys,
   '0031-statement-imports': statementImports,
+  '0032-rules': rules,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

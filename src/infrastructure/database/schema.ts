@@ -142,6 +142,36 @@ export interface StatementImportsTable {
   completed_at: Date | null;
 }
 
+/** A user's rule (migration 0032); conditions and actions as the API takes them (rules' RuleCondition, RuleAction). */
+export interface RulesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  conditions: unknown[];
+  match: 'all' | 'any';
+  actions: unknown[];
+  order: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One application of a rule to a user's existing transactions (migration 0032). */
+export interface RuleApplicationsTable {
+  id: string;
+  user_id: string;
+  rule_id: string;
+  /** The same life as an import's: queued, running, completed or failed. */
+  status: ImportStatus;
+  matched: Generated<number>;
+  changed: Generated<number>;
+  /** The last transaction (by id) done: a resumed run starts after it. */
+  after_transaction_id: string | null;
+  error: string | null;
+  correlation_id: string;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
 export interface LinkItemCredentialsTable {
   link_item_uuid: string;
   user_id: string;
@@ -309,6 +339,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   statement_imports: StatementImportsTable;
+  rules: RulesTable;
+  rule_applications: RuleApplicationsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   provider_identities: ProviderIdentitiesTable;

@@ -19,6 +19,8 @@ export interface CommandContext {
   readonly idempotencyKey?: string;
   /** The key's claim, made with the request's first append (decision 0040). */
   readonly claimWithAppend?: AppendClaim;
+  /** The rule on whose behalf a system write is made, recorded in its events' metadata. */
+  readonly ruleId?: string;
 }
 
 export interface CommandOutcome<Event extends DomainEvent, State> {
@@ -151,5 +153,6 @@ export function metadataFor(context: CommandContext): EventMetadata {
     // The event store's upcasting layer stamps each event with its type's current version.
     schemaVersion: 1,
     ...(context.idempotencyKey === undefined ? {} : { idempotencyKey: context.idempotencyKey }),
+    ...(context.ruleId === undefined ? {} : { ruleId: context.ruleId }),
   };
 }

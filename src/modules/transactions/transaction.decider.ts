@@ -26,7 +26,20 @@ export type TransactionCommand =
    * lock stays as it was). Only a change of the set is recorded, so repeating it adds nothing.
    */
   | { type: 'ChangeTransactionTags'; transactionId: string; add: string[]; remove: string[]; lock: boolean }
+  /**
+   * A rule's changes (decision 0042): only to fields the user has not locked, and without locking
+   * them; tags are added to the set. What the transaction already has records nothing.
+   */
+  | { type: 'ApplyRule'; transactionId: string; changes: RuleFieldChanges }
   | TransactionImportCommand;
+
+/** The fields a rule may set, and tags it may add. */
+export interface RuleFieldChanges {
+  readonly categoryId?: string;
+  readonly merchantName?: string;
+  readonly notes?: string;
+  readonly addTagIds?: readonly string[];
+}
 
 export function decideTransaction(command: TransactionCommand, state: TransactionState): TransactionEvent[] {
   switch (command.type) {
@@ -50,6 +63,8 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       if (sameSet(target, state.current.tagIds)) return [];
       return tagEvents(command.transactionId, state, target, command.lock || state.locked.has('tagIds'));
     }
+    case 'ApplyRule':
+      return ruleChanges(command.transactionId, command.changes, state);
     case 'DeleteTransaction':
       // Idempotent, and provider-managed transactions are the provider's to remove.
       if (state.status !== 'live' || state.source !== 'manual' || !state.accountId) return [];
@@ -64,6 +79,19 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       throw new Error(`Unknown transaction command ${(command as { type: string }).type}`);
     }
   }
+}
+
+function ruleChanges(transactionId: string, changes: RuleFieldChanges, state: TransactionState): TransactionEvent[] {
+  if (state.status !== 'live' || !state.current) return [];
+  const current = state.current;
+  const fields = (['categoryId', 'merchantName', 'notes'] as const).filter(
+    (field) => changes[field] !== undefined && !state.locked.has(field) && !sameValue(current[field], changes[field]),
+  );
+  const edits: FieldChange[] = fields.map((field) => ({ field, oldValue: current[field], newValue: changes[field] as string, locked: false }));
+  const events: TransactionEvent[] = edits.length === 0 ? [] : [{ type: 'TransactionEdited', data: { transactionId, changes: edits } }];
+  const adding = (changes.addTagIds ?? []).filter((tagId) => !current.tagIds.includes(tagId));
+  if (adding.length > 0 && !state.locked.has('tagIds')) events.push(...tagEvents(transactionId, state, [...current.tagIds, ...adding], false));
+  return events;
 }
 
 function changeOf(field: EditableField, patch: TransactionPatch, state: TransactionState): FieldChange[] {

@@ -153,7 +153,7 @@ export class GetTransactionActivityHandler implements IQueryHandler<GetTransacti
   async execute({ userId, transactionId }: GetTransactionActivity): Promise<TransactionActivityResponse> {
     const rows = await this.db
       .selectFrom('transaction_activity')
-      .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id'])
+      .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id', 'rule_id'])
       .where('transaction_id', '=', transactionId)
       .where('user_id', '=', userId)
       .orderBy('revision')

@@ -3,7 +3,7 @@ import type { TransactionActivityTable } from '../../../../projections/transacti
 import type { TransactionActivityEventResponse } from '../http/transaction.responses.js';
 import type { ActivityEntry } from './transaction-activity.js';
 
-export type ActivityRow = Pick<Selectable<TransactionActivityTable>, 'id' | 'kind' | 'actor' | 'created_at' | 'field' | 'old_value' | 'new_value' | 'request_id' | 'correlation_id'>;
+export type ActivityRow = Pick<Selectable<TransactionActivityTable>, 'id' | 'kind' | 'actor' | 'created_at' | 'field' | 'old_value' | 'new_value' | 'request_id' | 'correlation_id' | 'rule_id'>;
 
 /** A row as the API shows it: `created` has no `oldValue`, `deleted` no `newValue`. */
 export function toActivityEventResponse(row: ActivityRow): TransactionActivityEventResponse {
@@ -17,6 +17,7 @@ export function toActivityEventResponse(row: ActivityRow): TransactionActivityEv
     ...(row.kind === 'deleted' ? {} : { newValue: row.new_value }),
     requestId: row.request_id,
     correlationId: row.correlation_id,
+    ruleId: row.rule_id,
   };
 }
 
@@ -32,5 +33,6 @@ export function activityEntryAsResponse(entry: ActivityEntry): TransactionActivi
     ...('newValue' in entry ? { newValue: entry.newValue } : {}),
     requestId: entry.requestId,
     correlationId: entry.correlationId,
+    ruleId: entry.ruleId,
   };
 }

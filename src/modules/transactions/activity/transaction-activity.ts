@@ -39,6 +39,8 @@ export interface ActivityEntry {
   readonly createdAt: string;
   readonly requestId: string;
   readonly correlationId: string;
+  /** The rule whose change it is (actor `system`); null for any other. */
+  readonly ruleId: string | null;
 }
 
 /** The events that start a transaction's history, change it, and end it (the transaction leaves the list). */
@@ -136,5 +138,6 @@ function entryOf(recorded: RecordedEvent, ordinal: number, kind: ActivityKind, f
     createdAt: metadata.occurredAt,
     requestId: metadata.requestId,
     correlationId: metadata.correlationId,
+    ruleId: metadata.ruleId ?? null,
   };
 }

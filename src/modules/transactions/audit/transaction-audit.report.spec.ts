@@ -29,6 +29,7 @@ function readModelOf(history: ReturnType<typeof recordedStream>, live: boolean):
     new_value: entry.newValue ?? null,
     request_id: entry.requestId,
     correlation_id: entry.correlationId,
+    rule_id: entry.ruleId,
     revision: entry.revision,
     ordinal: entry.ordinal,
   }));

@@ -108,7 +108,7 @@ async function readModelOf(db: Kysely<Database>, transactionId: string): Promise
   const row = await db.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirst();
   const activity = await db
     .selectFrom('transaction_activity')
-    .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id', 'revision', 'ordinal'])
+    .select(['id', 'kind', 'actor', 'created_at', 'field', 'old_value', 'new_value', 'request_id', 'correlation_id', 'rule_id', 'revision', 'ordinal'])
     .where('transaction_id', '=', transactionId)
     .orderBy('revision')
     .orderBy('ordinal')

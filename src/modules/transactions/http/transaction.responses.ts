@@ -90,6 +90,7 @@ export class TransactionActivityEventResponse {
   @ApiProperty({ required: false, description: 'The value after the change (any JSON); absent on `deleted` entries.', anyOf: ANY_JSON }) newValue?: unknown;
   @ApiProperty({ description: 'The X-Request-Id of the request (or the job run) that made the change.' }) requestId!: string;
   @ApiProperty({ description: 'The X-Correlation-Id it belonged to: the client\'s own, else the request id of the request that started it.' }) correlationId!: string;
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The rule whose change it is (actor `system`); null for every other change.' }) ruleId!: string | null;
 }
 
 export class TransactionActivityResponse {
