@@ -80,6 +80,15 @@ describe('Idempotency-Key', () => {
     }
   });
 
+  it('takes a key used again after its 24 hours as a new request: another body makes another transaction', async () => {
+    const first = await t.as(key).post('/v1/transactions', { ...coffee(), name: 'Expired key, first' }).set('Idempotency-Key', 'expired-1').expect(201);
+    await t.runtime.database.pool.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND key = 'expired-1'", [userId]);
+    const second = await t.as(key).post('/v1/transactions', { ...coffee(), name: 'Expired key, second' }).set('Idempotency-Key', 'expired-1').expect(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(second.body.name).toBe('Expired key, second');
+  });
+
   it('runs a create again whose first run died before its answer was kept, and answers what that run made', async () => {
     const body = { ...coffee(), name: 'Crashed coffee' };
     const first = await t.as(key).post('/v1/transactions', body).set('Idempotency-Key', 'crash-1').expect(201);

@@ -17,6 +17,8 @@ export interface CommandContext {
   readonly now: Date;
   /** The request's Idempotency-Key, recorded in its events' metadata. */
   readonly idempotencyKey?: string;
+  /** What the key was first used for (decision 0040); not recorded. */
+  readonly idempotencyFingerprint?: string;
   /** The key's claim, made with the request's first append (decision 0040). */
   readonly claimWithAppend?: AppendClaim;
   /** The rule on whose behalf a system write is made, recorded in its events' metadata. */

@@ -26,6 +26,8 @@ export interface RequestTrace {
   readonly correlationId: string;
   /** The Idempotency-Key this request claimed, or claims with its first append (decision 0040). */
   readonly idempotencyKey?: string;
+  /** What the key was first used for (method, path, body): with the key, what a create's id is derived from. */
+  readonly idempotencyFingerprint?: string;
   readonly claimWithAppend?: AppendClaim;
 }
 
@@ -33,23 +35,36 @@ export const Trace = createParamDecorator((_data: unknown, context: ExecutionCon
   const request = context.switchToHttp().getRequest<RequestWithContext>();
   const claim = request.idempotencyClaim;
   if (claim === undefined) return { requestId: request.id, correlationId: request.correlationId };
-  return { requestId: request.id, correlationId: request.correlationId, idempotencyKey: claim.key, ...(claim.withAppend ? { claimWithAppend: claim.withAppend } : {}) };
+  return {
+    requestId: request.id,
+    correlationId: request.correlationId,
+    idempotencyKey: claim.key,
+    idempotencyFingerprint: claim.fingerprint,
+    ...(claim.withAppend ? { claimWithAppend: claim.withAppend } : {}),
+  };
 });
 
 /** A user's command: its events record the request and its correlation; the request caused them. */
 export function userCommandContext(principal: Principal, trace: RequestTrace, clock: Clock): CommandContext {
   const context: CommandContext = { userId: principal.user.id, actor: 'user', requestId: trace.requestId, correlationId: trace.correlationId, causationId: trace.requestId, now: clock.now() };
   if (trace.idempotencyKey === undefined) return context;
-  return { ...context, idempotencyKey: trace.idempotencyKey, ...(trace.claimWithAppend ? { claimWithAppend: trace.claimWithAppend } : {}) };
+  return {
+    ...context,
+    idempotencyKey: trace.idempotencyKey,
+    ...(trace.idempotencyFingerprint === undefined ? {} : { idempotencyFingerprint: trace.idempotencyFingerprint }),
+    ...(trace.claimWithAppend ? { claimWithAppend: trace.claimWithAppend } : {}),
+  };
 }
 
 /**
- * The id of what a create makes. Under an Idempotency-Key it is derived from the user and the key,
- * so a create run again for the same key (its first run died before its answer was kept) names
- * the same stream and cannot make a second one (decision 0040).
+ * The id of what a create makes. Under an Idempotency-Key it is derived from the user, the key and
+ * the request, so a create run again for the same key (its first run died before its answer was
+ * kept) names the same stream and cannot make a second one (decision 0040); the key used again
+ * after its 24 hours for another request makes another.
  */
 export function newEntityId(context: CommandContext, kind: string): string {
-  return context.idempotencyKey === undefined ? newId() : nameBasedId(IDEMPOTENT_CREATES, `${context.userId}\n${kind}\n${context.idempotencyKey}`);
+  if (context.idempotencyKey === undefined) return newId();
+  return nameBasedId(IDEMPOTENT_CREATES, `${context.userId}\n${kind}\n${context.idempotencyKey}\n${context.idempotencyFingerprint ?? ''}`);
 }
 
 /**
