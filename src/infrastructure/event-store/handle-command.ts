@@ -114,6 +114,16 @@ async function checkGuards(guards: readonly AppendGuard[], db: Kysely<Database> 
 }
 
 /**
+ * A stream's state as `userId` may see it (another user's stream is, to them, one that does not
+ * exist), read through the same cache as handleCommand, so a command decided on it next reads
+ * nothing again: what a process that must look at a stream before it decides reads (rules).
+ */
+export async function currentState<Event extends DomainEvent, State>(store: EventStore, streamId: string, decider: Decider<unknown, Event, State>, userId: string): Promise<State> {
+  const stream = await loadStream(store, streamStateCacheOf(store), streamId, decider);
+  return stream === null || stream.owner !== userId ? decider.initialState() : stream.state;
+}
+
+/**
  * The stream folded up to its last stored event, null when it has none. From the cache: the events
  * after the cached revision, which must continue it revision by revision; anything else (a gap, a
  * stream that shrank) drops the entry and reads the whole stream.

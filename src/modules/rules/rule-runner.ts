@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { foldOwnStream } from '../../core/decider.js';
 import type { Database } from '../../infrastructure/database/schema.js';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
-import { type CommandContext, handleCommand } from '../../infrastructure/event-store/handle-command.js';
+import { type CommandContext, currentState, handleCommand } from '../../infrastructure/event-store/handle-command.js';
 import { detachTagsDeletedMeanwhile } from '../tags/deleted-tag-guard.js';
 import { unusableTagIds } from '../tags/tag-directory.js';
 import { type TransactionState, transactionStreamId } from '../transactions/transaction.js';
@@ -48,7 +47,7 @@ export async function runRulesOn(
   context: Omit<CommandContext, 'actor' | 'ruleId'>,
 ): Promise<RuleRunCounts> {
   const streamId = transactionStreamId(transactionId);
-  let state = foldOwnStream(transactionDecider, await store.readStream(streamId), context.userId);
+  let state = await currentState(store, streamId, transactionDecider, context.userId);
   let matched = 0;
   let changed = 0;
   for (const { rule, changes } of rules) {
