@@ -10,7 +10,13 @@ export interface RebuildProgress {
   readonly doneAtStart: number;
   readonly elapsedMs: number;
   readonly phase: 'replaying' | 'switching' | 'done';
+  /** What is shown for other long runs (a statement import): its title and what it counts; a rebuild's by default. */
+  readonly shown?: { readonly title: string; readonly unit: string; readonly rateUnit: string };
 }
+
+const titleOf = (progress: RebuildProgress) => progress.shown?.title ?? `rebuild ${progress.projection}`;
+const unitOf = (progress: RebuildProgress) => progress.shown?.unit ?? 'events';
+const rateOf = (progress: RebuildProgress) => `${count(eventsPerSecond(progress))} ${progress.shown?.rateUnit ?? 'ev/s'}`;
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
 
@@ -38,9 +44,9 @@ function percent(progress: RebuildProgress): number | null {
 }
 
 function tail(progress: RebuildProgress): string {
-  if (progress.phase === 'done') return `done in ${formatDuration(progress.elapsedMs / 1000)}, ${count(eventsPerSecond(progress))} ev/s`;
+  if (progress.phase === 'done') return `done in ${formatDuration(progress.elapsedMs / 1000)}, ${rateOf(progress)}`;
   const eta = etaSeconds(progress);
-  const rate = `${count(eventsPerSecond(progress))} ev/s`;
+  const rate = rateOf(progress);
   if (progress.phase === 'switching') return `${rate}, switching`;
   return eta === null ? rate : `${rate}, ETA ${formatDuration(eta)}`;
 }
@@ -49,7 +55,7 @@ function tail(progress: RebuildProgress): string {
 export function formatProgressLine(progress: RebuildProgress): string {
   const share = percent(progress);
   const of = progress.total === null ? count(progress.done) : `${count(progress.done)}/${count(progress.total)}`;
-  return `rebuild ${progress.projection}: ${of} events${share === null ? '' : ` (${share}%)`}, ${tail(progress)}`;
+  return `${titleOf(progress)}: ${of} ${unitOf(progress)}${share === null ? '' : ` (${share}%)`}, ${tail(progress)}`;
 }
 
 /** `rebuild transactions [########------------]  41% 412,000/1,000,000 58,300 ev/s, ETA 10 s`, cut to `columns`. */
@@ -58,7 +64,7 @@ export function formatProgressBar(progress: RebuildProgress, columns: number): s
   const width = 20;
   const filled = Math.round((share * width) / 100);
   const of = progress.total === null ? count(progress.done) : `${count(progress.done)}/${count(progress.total)}`;
-  const line = `rebuild ${progress.projection} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(share).padStart(3)}% ${of} ${tail(progress)}`;
+  const line = `${titleOf(progress)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(share).padStart(3)}% ${of} ${tail(progress)}`;
   return line.slice(0, Math.max(10, columns - 1));
 }
 

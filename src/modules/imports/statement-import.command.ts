@@ -6,10 +6,10 @@ import { isUuid, newId } from '../../core/ids.js';
 import type { DatabaseConnection } from '../../infrastructure/database/database.js';
 import type { EventStore } from '../../infrastructure/event-store/event-store.port.js';
 import { STATEMENT_UPLOAD } from '../../infrastructure/http/request-body-limits.js';
+import { ProgressReporter, type ProgressStream, type RebuildProgress } from '../../infrastructure/projections/rebuild-progress.js';
 import { DATE_FORMATS, type CsvStatementOptions, type DateFormat } from './csv-statement.js';
 import type { StatementFormat } from './statement.js';
 import { runStatementImport } from './statement-import.job.js';
-import type { ImportCounts } from './statement-import.run.js';
 import { importOf } from './statement-imports.store.js';
 import { StatementImports } from './statement-imports.js';
 
@@ -36,7 +36,7 @@ export async function importCommand(
   path: string | undefined,
   options: ImportCommandOptions,
   out: Output,
-  progress: NodeJS.WriteStream,
+  progress: ProgressStream,
 ): Promise<number> {
   if (!accountId || !isUuid(accountId) || !path) {
     out.error('Usage: ledgerline import <accountId> <file> [--format csv|ofx] [--dry-run] [--date-format F] [--decimal-comma] [--charset C] [--date-column C] ...');
@@ -79,9 +79,23 @@ export async function importCommand(
     const importId = newId();
     const recorded = await imports.queue({ ...statement, importId, correlationId: `cli-import-${importId}`, requestId: `cli-import-${importId}`, now }, false);
     out.log(`Import ${importId}: ${recorded.totalRows} rows of ${format.toUpperCase()} into ${account.name}.`);
-    const bar = progressBar(progress, recorded.totalRows);
-    await runStatementImport(dependencies, account.user_id, importId, bar.update);
-    bar.end();
+    const reporter = new ProgressReporter(progress);
+    const started = Date.now();
+    let rowsDone = 0;
+    const shown = (phase: RebuildProgress['phase']): RebuildProgress => ({
+      projection: '',
+      shown: { title: `import ${importId}`, unit: 'rows', rateUnit: 'rows/s' },
+      done: rowsDone,
+      total: recorded.totalRows,
+      doneAtStart: 0,
+      elapsedMs: Date.now() - started,
+      phase,
+    });
+    await runStatementImport(dependencies, account.user_id, importId, (counts) => {
+      rowsDone = counts.rowsDone;
+      reporter.update(shown('replaying'));
+    });
+    reporter.finish(shown('done'));
     const done = (await importOf(db, account.user_id, importId))!;
     report(out, done, `Import ${importId} ${done.status}`);
     return done.status === 'completed' && done.failed === 0 ? 0 : 1;
@@ -103,29 +117,4 @@ function report(out: Output, counts: { totalRows: number; imported: number; dupl
   out.log(`${title}: ${counts.totalRows} rows, ${counts.imported} imported, ${counts.duplicates} duplicates, ${counts.failed} failed.`);
   for (const failed of counts.failedRows) out.log(`  row ${failed.row}: ${failed.message}`);
   if (counts.failed > counts.failedRows.length) out.log(`  … and ${counts.failed - counts.failedRows.length} more failed rows.`);
-}
-
-/** `[#####.....]  45% 45,000/100,000 rows, 12,345 rows/s`: redrawn in place on a terminal, a line per 10% otherwise. */
-function progressBar(stream: NodeJS.WriteStream, total: number) {
-  const started = Date.now();
-  let lastShare = -1;
-  const line = (counts: ImportCounts) => {
-    const share = total === 0 ? 100 : Math.min(100, Math.floor((counts.rowsDone * 100) / total));
-    const width = 30;
-    const filled = Math.round((share * width) / 100);
-    const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-    const rate = Math.round(counts.rowsDone / seconds).toLocaleString('en-US');
-    return { share, text: `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(share).padStart(3)}% ${counts.rowsDone.toLocaleString('en-US')}/${total.toLocaleString('en-US')} rows, ${rate} rows/s` };
-  };
-  return {
-    update: (counts: ImportCounts) => {
-      const { share, text } = line(counts);
-      if (stream.isTTY) stream.write(`\r${text}`);
-      else if (Math.floor(share / 10) !== Math.floor(lastShare / 10)) stream.write(`${text}\n`);
-      lastShare = share;
-    },
-    end: () => {
-      if (stream.isTTY && lastShare >= 0) stream.write('\n');
-    },
-  };
 }

@@ -5,6 +5,7 @@ import type { EventStore } from '../../infrastructure/event-store/event-store.po
 import { metadataFor } from '../../infrastructure/event-store/handle-command.js';
 import type { JobDefinition } from '../../infrastructure/jobs/job.js';
 import type { JobTrace } from '../../infrastructure/jobs/job-trace.js';
+import { findLiveAccount } from '../accounts/account.queries.js';
 import { transactionStreamId } from '../transactions/transaction.js';
 import { type BatchWriter, type ImportCounts, runImport } from './statement-import.run.js';
 import { importToRun, markFinished, markRunning, recordProgress } from './statement-imports.store.js';
@@ -54,7 +55,7 @@ export async function runStatementImport(
   const { db } = database;
   const queued = await importToRun(db, userId, importId);
   if (!queued || queued.file === null || queued.status === 'completed' || queued.status === 'failed') return null;
-  const account = await db.selectFrom('accounts').select('source').where('id', '=', queued.account_id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  const account = await findLiveAccount(db, userId, queued.account_id);
   if (account?.source !== 'manual') {
     await markFinished(db, importId, { error: account ? 'The account is no longer a manual one.' : 'The account was deleted.' }, clock.now());
     return null;

@@ -6,6 +6,7 @@ import type { CsvStatementOptions } from './csv-statement.js';
 import { type StatementEntry, type StatementFormat, StatementOptionError, UnreadableStatementError } from './statement.js';
 import { lookupOnlyWriter, STATEMENT_IMPORT_JOB, type StatementImportInput, statementImportJobId } from './statement-import.job.js';
 import { type FailedRow, MAX_FAILED_ROWS_LISTED, runImport } from './statement-import.run.js';
+import { findLiveAccount } from '../accounts/account.queries.js';
 import { importOf, recordImport, type StatementImport } from './statement-imports.store.js';
 import { statementEntries } from './statement-rows.js';
 
@@ -31,7 +32,7 @@ export class StatementImports {
   ) {}
 
   async requireManualAccount(userId: string, accountId: string): Promise<void> {
-    const account = await this.db.selectFrom('accounts').select('source').where('id', '=', accountId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    const account = await findLiveAccount(this.db, userId, accountId);
     if (!account) throw new NotFoundError('Account');
     if (account.source !== 'manual') throw new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Statements can be imported only into manual accounts; this one is synced from its provider.');
   }
