@@ -52,6 +52,8 @@ import { MeHttpController } from './modules/settings/http/me.http-controller.js'
 import { SetUserTimeZoneHandler } from './modules/settings/user-settings.commands.js';
 import { GetProfileHandler } from './modules/settings/user-settings.queries.js';
 import { TransactionsHttpController } from './modules/transactions/http/transactions.http-controller.js';
+import { SplitsHttpController } from './modules/transactions/splits/splits.http-controller.js';
+import { TransfersHttpController } from './modules/transactions/transfers/transfers.http-controller.js';
 import { ImportsHttpController } from './modules/imports/http/imports.http-controller.js';
 import { RulesHttpController } from './modules/rules/http/rules.http-controller.js';
 import { ExecuteTransactionCommandHandler } from './modules/transactions/transaction.commands.js';
@@ -66,7 +68,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
-      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController, ImportsHttpController, RulesHttpController],
+      controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TransfersHttpController, SplitsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController, ImportsHttpController, RulesHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: READ_YOUR_WRITES, useValue: runtime.readYourWrites },

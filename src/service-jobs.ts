@@ -14,6 +14,7 @@ import { tagDeletionJob } from './modules/tags/tag-deletion.job.js';
 import { statementImportJob } from './modules/imports/statement-import.job.js';
 import { ruleApplicationJob } from './modules/rules/rule-application.job.js';
 import { rulesOnNewTransactionsJob } from './modules/rules/rules-on-new-transactions.job.js';
+import { transferPairingJob } from './modules/transactions/transfers/transfer-pairing.job.js';
 
 /** Every background job the service runs; BullMQ and the in-process runner share these definitions. */
 export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefinition<never>[] {
@@ -34,5 +35,6 @@ export function serviceJobs(runtime: Omit<Runtime, 'jobs' | 'close'>): JobDefini
     statementImportJob(runtime) as JobDefinition<never>,
     rulesOnNewTransactionsJob(runtime) as JobDefinition<never>,
     ruleApplicationJob(runtime) as JobDefinition<never>,
+    transferPairingJob(runtime) as JobDefinition<never>,
   ];
 }

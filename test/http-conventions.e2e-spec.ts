@@ -62,7 +62,7 @@ describe('HTTP conventions', () => {
       projections: {
         ...{ accounts: ok, transactions: ok, 'transaction-activity': ok, 'balance-snapshots': ok, categories: ok, tags: ok, 'link-items': ok, brokerage: ok, 'user-settings': ok, spending: ok, recurring: ok },
         // Reactions (decision 0038).
-        ...{ 'recurring-refresh-requests': ok, 'tag-deletion-requests': ok, 'bank-link-sync-requests': ok, 'brokerage-sync-requests': ok, 'webhook-deliveries': ok, 'rules-on-new-transactions': ok },
+        ...{ 'recurring-refresh-requests': ok, 'tag-deletion-requests': ok, 'bank-link-sync-requests': ok, 'brokerage-sync-requests': ok, 'webhook-deliveries': ok, 'rules-on-new-transactions': ok, 'transfer-pairing': ok },
       },
     });
   });

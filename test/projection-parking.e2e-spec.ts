@@ -92,6 +92,7 @@ describe('an event the transactions projector cannot apply', () => {
       'brokerage-sync-requests': { status: 'ok', parked: 0 },
       'webhook-deliveries': { status: 'ok', parked: 0 },
       'rules-on-new-transactions': { status: 'ok', parked: 0 },
+      'transfer-pairing': { status: 'ok', parked: 0 },
     });
 
     const parkedEvents = await listParkedEvents(t.runtime.database.db);

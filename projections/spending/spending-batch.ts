@@ -12,7 +12,16 @@ export interface SpendingTransaction {
   readonly date: string;
   readonly amount: string;
   readonly pending: boolean;
+  /** One side of a transfer between the user's accounts: neither spending nor income (decision 0043). */
+  readonly paired: boolean;
+  /** A split transaction's parts, each counted under its own category; null when not split. */
+  readonly parts: readonly SpendingPart[] | null;
   readonly revision: number;
+}
+
+export interface SpendingPart {
+  readonly categoryId: string | null;
+  readonly amount: string;
 }
 
 /** One transaction's amount added to (`sign` 1) or taken from (−1) the aggregate row of its key. */
@@ -55,7 +64,7 @@ export class SpendingBatch {
       case 'TransactionImported': {
         if (before) return; // a replay
         const { transactionId, accountId, categoryId, date, amount, pending } = event.data;
-        this.current.set(transactionId, { id: transactionId, userId: recorded.metadata.userId, accountId, categoryId, date, amount, pending, revision });
+        this.current.set(transactionId, { id: transactionId, userId: recorded.metadata.userId, accountId, categoryId, date, amount, pending, paired: false, parts: null, revision });
         return;
       }
       case 'TransactionEdited': {
@@ -75,6 +84,17 @@ export class SpendingBatch {
       case 'TransactionReplaced':
         if (before) this.current.set(before.id, null);
         return;
+      case 'TransferPaired':
+      case 'TransferUnpaired':
+        if (before && before.revision < revision) this.current.set(before.id, { ...before, paired: event.type === 'TransferPaired', revision });
+        return;
+      case 'TransactionSplit':
+      case 'TransactionSplitsCleared': {
+        if (!before || before.revision >= revision) return;
+        const parts = event.type === 'TransactionSplit' ? event.data.splits.map(({ categoryId, amount }) => ({ categoryId, amount })) : null;
+        this.current.set(before.id, { ...before, parts, revision });
+        return;
+      }
       case 'TagApplied':
       case 'TagRemoved':
         return;
@@ -99,15 +119,15 @@ export class SpendingBatch {
       if (before === after) continue;
       if (after) changes.upserts.push(after);
       else changes.deletes.push(id);
-      if (before && contributes(before) && !sameContribution(before, after)) changes.deltas.push(deltaOf(before, -1));
-      if (after && contributes(after) && !sameContribution(after, before)) changes.deltas.push(deltaOf(after, 1));
+      if (before && contributes(before) && !sameContribution(before, after)) changes.deltas.push(...deltasOf(before, -1));
+      if (after && contributes(after) && !sameContribution(after, before)) changes.deltas.push(...deltasOf(after, 1));
       this.baseline.set(id, after);
     }
     return changes;
   }
 }
 
-const contributes = (row: SpendingTransaction) => !row.pending;
+const contributes = (row: SpendingTransaction) => !row.pending && !row.paired;
 
 function sameContribution(row: SpendingTransaction, other: SpendingTransaction | null): boolean {
   return (
@@ -117,10 +137,16 @@ function sameContribution(row: SpendingTransaction, other: SpendingTransaction |
     other.accountId === row.accountId &&
     other.categoryId === row.categoryId &&
     other.date === row.date &&
-    normaliseDecimal(other.amount) === normaliseDecimal(row.amount)
+    normaliseDecimal(other.amount) === normaliseDecimal(row.amount) &&
+    JSON.stringify(partsOf(other)) === JSON.stringify(partsOf(row))
   );
 }
 
-function deltaOf(row: SpendingTransaction, sign: 1 | -1): AggregateDelta {
-  return { userId: row.userId, accountId: row.accountId, categoryId: row.categoryId, day: row.date, amount: row.amount, sign };
+/** What the transaction counts under each category: its parts when split, else all of it under its own. */
+function partsOf(row: SpendingTransaction): SpendingPart[] {
+  return (row.parts ?? [{ categoryId: row.categoryId, amount: row.amount }]).map((part) => ({ categoryId: part.categoryId, amount: normaliseDecimal(part.amount) }));
+}
+
+function deltasOf(row: SpendingTransaction, sign: 1 | -1): AggregateDelta[] {
+  return partsOf(row).map((part) => ({ userId: row.userId, accountId: row.accountId, categoryId: part.categoryId, day: row.date, amount: part.amount, sign }));
 }

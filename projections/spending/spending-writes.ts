@@ -6,20 +6,20 @@ import { AGGREGATE_TABLES, UNCATEGORIZED } from './spending.table.js';
 export async function loadSpendingTransactions(trx: Transaction<Database>, ids: readonly string[]): Promise<SpendingTransaction[]> {
   if (ids.length === 0) return [];
   const rows = await trx.selectFrom('spending_transactions').selectAll().where('id', '=', sql<string>`ANY(${[...ids]}::uuid[])`).execute();
-  return rows.map((row) => ({ id: row.id, userId: row.user_id, accountId: row.account_id, categoryId: row.category_id, date: row.date, amount: row.amount, pending: row.pending, revision: row.revision }));
+  return rows.map((row) => ({ id: row.id, userId: row.user_id, accountId: row.account_id, categoryId: row.category_id, date: row.date, amount: row.amount, pending: row.pending, paired: row.paired, parts: row.parts, revision: row.revision }));
 }
 
 /** A batch's changes in a handful of statements, whatever its size: rows as one JSON document each. */
 export async function writeSpendingChanges(trx: Transaction<Database>, changes: SpendingChanges): Promise<void> {
   if (changes.upserts.length > 0) {
-    const rows = changes.upserts.map((row) => ({ id: row.id, user_id: row.userId, account_id: row.accountId, category_id: row.categoryId, date: row.date, amount: row.amount, pending: row.pending, revision: row.revision }));
+    const rows = changes.upserts.map((row) => ({ id: row.id, user_id: row.userId, account_id: row.accountId, category_id: row.categoryId, date: row.date, amount: row.amount, pending: row.pending, paired: row.paired, parts: row.parts, revision: row.revision }));
     await sql`
-      INSERT INTO spending_transactions (id, user_id, account_id, category_id, date, amount, pending, revision)
-      SELECT r.id, r.user_id, r.account_id, r.category_id, r.date, r.amount, r.pending, r.revision
+      INSERT INTO spending_transactions (id, user_id, account_id, category_id, date, amount, pending, paired, parts, revision)
+      SELECT r.id, r.user_id, r.account_id, r.category_id, r.date, r.amount, r.pending, r.paired, r.parts, r.revision
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS r(id uuid, user_id uuid, account_id uuid, category_id uuid, date date, amount numeric, pending boolean, revision bigint)
+          AS r(id uuid, user_id uuid, account_id uuid, category_id uuid, date date, amount numeric, pending boolean, paired boolean, parts jsonb, revision bigint)
       ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, category_id = excluded.category_id, date = excluded.date,
-                                     amount = excluded.amount, pending = excluded.pending, revision = excluded.revision`.execute(trx);
+                                     amount = excluded.amount, pending = excluded.pending, paired = excluded.paired, parts = excluded.parts, revision = excluded.revision`.execute(trx);
   }
   if (changes.deletes.length > 0) await sql`DELETE FROM spending_transactions WHERE id = ANY(${changes.deletes}::uuid[])`.execute(trx);
   if (changes.deltas.length === 0) return;

@@ -143,6 +143,34 @@ describe('spending projection', () => {
     expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf([{ accountId: account, categoryId: null, date: '2026-11-01', amount: -12 }], false));
   });
 
+  it('counts a side of a transfer nowhere and each part of a split under its own category, until unpaired or cleared', async () => {
+    const userId = randomUUID();
+    const [checking, savings] = [randomUUID(), randomUUID()];
+    const [food, home] = [randomUUID(), randomUUID()];
+    const [out, into, shop] = [randomUUID(), randomUUID(), randomUUID()];
+    const side = (id: string, other: string, account: string): DomainEvent => ({ type: 'TransferPaired', data: { transactionId: id, counterpart: { transactionId: other, accountId: account }, pairedBy: 'automatic' } });
+    await append(transactionStreamId(out), [manual(out, checking, '-500', '2026-11-02', null)], userId);
+    await append(transactionStreamId(into), [manual(into, savings, '500', '2026-11-03', null)], userId);
+    await append(transactionStreamId(out), [side(out, into, savings)], userId);
+    await append(transactionStreamId(into), [side(into, out, checking)], userId);
+    const parts = [
+      { splitId: randomUUID(), amount: '-70', categoryId: food, notes: null },
+      { splitId: randomUUID(), amount: '-30', categoryId: home, notes: 'towels' },
+    ];
+    await append(transactionStreamId(shop), [manual(shop, checking, '-100', '2026-11-04', food), { type: 'TransactionSplit', data: { transactionId: shop, splits: parts, previousSplits: [] } }], userId);
+    const shopParts: Posted[] = [
+      { accountId: checking, categoryId: food, date: '2026-11-04', amount: -70 },
+      { accountId: checking, categoryId: home, date: '2026-11-04', amount: -30 },
+    ];
+    expect(await aggregateRows('spending_daily', userId)).toEqual(aggregatesOf(shopParts, false));
+
+    await append(transactionStreamId(out), [{ type: 'TransferUnpaired', data: { transactionId: out, counterpart: { transactionId: into, accountId: savings }, reason: 'user' } }], userId);
+    await append(transactionStreamId(shop), [{ type: 'TransactionSplitsCleared', data: { transactionId: shop, reason: 'user', previousSplits: parts } }], userId);
+    expect(await aggregateRows('spending_daily', userId)).toEqual(
+      aggregatesOf([{ accountId: checking, categoryId: null, date: '2026-11-02', amount: -500 }, { accountId: checking, categoryId: food, date: '2026-11-04', amount: -100 }], false),
+    );
+  });
+
   it('parks a transaction it cannot store and goes on with the next ones', async () => {
     const userId = randomUUID();
     const [account, bad, good] = [randomUUID(), randomUUID(), randomUUID()];

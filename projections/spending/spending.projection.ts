@@ -14,9 +14,10 @@ import { deleteAccountsSpending, loadSpendingTransactions, writeSpendingChanges 
  */
 export const spendingProjection: ProjectionDefinition = {
   name: 'spending',
-  version: 3,
+  // v4: transfers count nowhere, a split counts each part under its own category (decision 0043).
+  version: 4,
   tables: ['spending_transactions', 'spending_daily', 'spending_monthly'],
-  eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', ...TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES],
+  eventTypes: ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'TransferPaired', 'TransferUnpaired', 'TransactionSplit', 'TransactionSplitsCleared', ...TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES],
   changedBy: changesSpending,
   createTables: createSpendingTables,
   async apply(trx, batchEvents) {

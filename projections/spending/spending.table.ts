@@ -15,6 +15,10 @@ export interface SpendingTransactionsTable {
   date: string;
   amount: string;
   pending: boolean;
+  /** One side of a transfer: counts nowhere. */
+  paired: boolean;
+  /** A split's parts `[{categoryId, amount}]`, counted each under its category; null when not split. */
+  parts: { categoryId: string | null; amount: string }[] | null;
   /** The revision of the transaction's stream that last changed the row (edits that move no money are skipped). */
   revision: number;
 }
@@ -47,6 +51,8 @@ export async function createSpendingTables(db: Kysely<unknown>): Promise<void> {
       date date NOT NULL,
       amount numeric(19, 4) NOT NULL,
       pending boolean NOT NULL,
+      paired boolean NOT NULL DEFAULT false,
+      parts jsonb,
       revision bigint NOT NULL
     )`.execute(db);
   await sql`CREATE INDEX spending_transactions_by_account ON spending_transactions (account_id)`.execute(db);

@@ -5,6 +5,7 @@ import type { ProjectionDefinition } from '../../src/infrastructure/projections/
 import {
   ACTIVITY_EVENT_TYPES,
   type ActivityEntry,
+  type ActivityField,
   type ApiValues,
   creationEntries,
   departureEntries,
@@ -62,14 +63,15 @@ export const transactionActivityProjection: ProjectionDefinition = {
 };
 
 interface TransactionHistory {
-  readonly values: Map<LockedField, unknown>;
+  /** Departure entries name only the editable fields among these. */
+  readonly values: Map<ActivityField, unknown>;
   /** Its departure is already recorded: a second one (removed, then retired) records nothing. */
   left: boolean;
 }
 
 const FIELD_ORDER: readonly LockedField[] = EDITABLE_FIELDS.map((field) => LOCKED_FIELD_OF[field]);
 
-function inFieldOrder(values: ReadonlyMap<LockedField, unknown>): ApiValues {
+function inFieldOrder(values: ReadonlyMap<ActivityField, unknown>): ApiValues {
   return new Map(FIELD_ORDER.filter((field) => values.has(field)).map((field) => [field, values.get(field)]));
 }
 
@@ -94,7 +96,7 @@ async function lastValuesOf(trx: Transaction<Database>, transactionIds: readonly
   for (const row of latest) {
     const history = histories.get(row.transaction_id) as TransactionHistory;
     if (row.kind === 'deleted') history.left = true;
-    else history.values.set(row.field as LockedField, row.new_value);
+    else history.values.set(row.field as ActivityField, row.new_value);
   }
   return histories;
 }

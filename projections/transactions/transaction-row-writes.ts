@@ -25,7 +25,7 @@ export interface MergedEdit {
 }
 
 export function mergeEdit(edits: Map<string, MergedEdit>, event: TransactionEdited, revision: number, at: Date): void {
-  const merged: MergedEdit = edits.get(event.data.transactionId) ?? { changes: {}, locks: new Map(), revision, updatedAt: at };
+  const merged = mergedEditOf(edits, event.data.transactionId, revision, at);
   for (const change of event.data.changes) {
     merged.changes[COLUMN_OF[change.field]] = change.newValue;
     merged.locks.set(LOCKED_FIELD_OF[change.field], change.locked);
@@ -39,9 +39,19 @@ export function mergeEdit(edits: Map<string, MergedEdit>, event: TransactionEdit
     merged.changes.logo_url = provider.logoUrl;
     merged.changes.website = provider.website;
   }
+}
+
+/** A change of columns no user field names (the transfer, the splits), folded like an edit. */
+export function mergeColumns(edits: Map<string, MergedEdit>, transactionId: string, columns: Record<string, unknown>, revision: number, at: Date): void {
+  Object.assign(mergedEditOf(edits, transactionId, revision, at).changes, columns);
+}
+
+function mergedEditOf(edits: Map<string, MergedEdit>, transactionId: string, revision: number, at: Date): MergedEdit {
+  const merged: MergedEdit = edits.get(transactionId) ?? { changes: {}, locks: new Map(), revision, updatedAt: at };
   merged.revision = revision;
   merged.updatedAt = at;
-  edits.set(event.data.transactionId, merged);
+  edits.set(transactionId, merged);
+  return merged;
 }
 
 /**
@@ -94,6 +104,9 @@ export async function updateTransactions(trx: Transaction<Database>, edits: Map<
       website = ${text('website')},
       counterparties = CASE WHEN c.changes ? 'counterparties' THEN c.changes->'counterparties' ELSE t.counterparties END,
       location = CASE WHEN c.changes ? 'location' THEN nullif(c.changes->'location', 'null'::jsonb) ELSE t.location END,
+      transfer_transaction_id = ${typed('transfer_transaction_id', 'uuid')},
+      transfer_account_id = ${typed('transfer_account_id', 'uuid')},
+      splits = CASE WHEN c.changes ? 'splits' THEN c.changes->'splits' ELSE t.splits END,
       tag_ids = CASE WHEN c.changes ? 'tag_ids' THEN ARRAY(SELECT jsonb_array_elements_text(c.changes->'tag_ids'))::uuid[] ELSE t.tag_ids END,
       locked_fields = ARRAY(SELECT DISTINCT field FROM unnest(t.locked_fields || c.lock) AS field WHERE field <> ALL(c.unlock) ORDER BY field),
       updated_at = c.updated_at,

@@ -5,7 +5,8 @@ import type { ProjectionDefinition } from '../../src/infrastructure/projections/
 import { departingAccountIds, TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES } from '../../src/modules/accounts/account-departures.js';
 import { counterpartyRowOf, type TransactionImported } from '../../src/modules/transactions/imported-transaction.js';
 import { type TagApplied, type TagRemoved, TRANSACTION_STREAM_PREFIX, type TransactionCreated, type TransactionEdited, type TransactionEvent } from '../../src/modules/transactions/transaction.js';
-import { deleteTransactions, insertTransactions, type MergedEdit, mergeEdit, updateTransactions } from './transaction-row-writes.js';
+import { deleteTransactions, insertTransactions, type MergedEdit, mergeColumns, mergeEdit, updateTransactions } from './transaction-row-writes.js';
+import type { SplitPart } from '../../src/modules/transactions/splits/split.js';
 import { createTransactionsTable, type TransactionsTable } from './transactions.table.js';
 
 /**
@@ -18,7 +19,8 @@ import { createTransactionsTable, type TransactionsTable } from './transactions.
 export const transactionsProjection: ProjectionDefinition = {
   name: 'transactions',
   // v2: tags applied and removed by events of their own (TagApplied, TagRemoved), and a GIN index on tag_ids.
-  version: 2,
+  // v3: the transfer's other side and the splits (decision 0043).
+  version: 3,
   // Inline: written in the transaction of every append, so a write's answer is built from it (decision 0033).
   mode: 'inline',
   tables: ['transactions'],
@@ -31,6 +33,10 @@ export const transactionsProjection: ProjectionDefinition = {
     'TransactionReplaced',
     'TagApplied',
     'TagRemoved',
+    'TransferPaired',
+    'TransferUnpaired',
+    'TransactionSplit',
+    'TransactionSplitsCleared',
     ...TRANSACTION_ACCOUNT_DEPARTURE_EVENT_TYPES,
   ],
   createTables: createTransactionsTable,
@@ -75,6 +81,18 @@ export const transactionsProjection: ProjectionDefinition = {
         case 'TagRemoved':
           mergeEdit(edited, asTagSetEdit(event), Number(recorded.revision), at);
           break;
+        case 'TransferPaired':
+          mergeColumns(edited, event.data.transactionId, { transfer_transaction_id: event.data.counterpart.transactionId, transfer_account_id: event.data.counterpart.accountId }, Number(recorded.revision), at);
+          break;
+        case 'TransferUnpaired':
+          mergeColumns(edited, event.data.transactionId, { transfer_transaction_id: null, transfer_account_id: null }, Number(recorded.revision), at);
+          break;
+        case 'TransactionSplit':
+          mergeColumns(edited, event.data.transactionId, { splits: event.data.splits.map(storedSplitPartOf) }, Number(recorded.revision), at);
+          break;
+        case 'TransactionSplitsCleared':
+          mergeColumns(edited, event.data.transactionId, { splits: [] }, Number(recorded.revision), at);
+          break;
         default:
           unhandled(event);
       }
@@ -93,6 +111,10 @@ function importedRowOf(event: TransactionImported, recorded: RecordedEvent, at: 
     logo_url: data.logoUrl,
     website: data.website,
   };
+}
+
+function storedSplitPartOf(part: SplitPart) {
+  return { id: part.splitId, amount: part.amount, category_id: part.categoryId, notes: part.notes };
 }
 
 function asTagSetEdit(event: TagApplied | TagRemoved): TransactionEdited {
@@ -122,6 +144,9 @@ function rowOf(event: TransactionCreated, recorded: RecordedEvent, at: Date): In
     link_account_id: null,
     logo_url: null,
     website: null,
+    transfer_transaction_id: null,
+    transfer_account_id: null,
+    splits: [],
     created_at: at,
     updated_at: at,
     revision: Number(recorded.revision),

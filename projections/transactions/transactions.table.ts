@@ -22,9 +22,21 @@ export interface TransactionsTable {
   link_account_id: string | null;
   logo_url: string | null;
   website: string | null;
+  /** The other side of a transfer between the user's accounts (decision 0043). */
+  transfer_transaction_id: string | null;
+  transfer_account_id: string | null;
+  /** The parts of a split transaction, `[]` when not split. */
+  splits: StoredSplitPart[];
   created_at: Date;
   updated_at: Date;
   revision: number;
+}
+
+export interface StoredSplitPart {
+  id: string;
+  amount: string;
+  category_id: string | null;
+  notes: string | null;
 }
 
 export async function createTransactionsTable(db: Kysely<unknown>): Promise<void> {
@@ -50,6 +62,9 @@ export async function createTransactionsTable(db: Kysely<unknown>): Promise<void
       link_account_id text,
       logo_url text,
       website text,
+      transfer_transaction_id uuid,
+      transfer_account_id uuid,
+      splits jsonb NOT NULL DEFAULT '[]',
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       revision bigint NOT NULL
@@ -59,4 +74,7 @@ export async function createTransactionsTable(db: Kysely<unknown>): Promise<void
   await sql`CREATE INDEX transactions_by_account ON transactions (account_id, date DESC, created_at DESC, id DESC)`.execute(db);
   // The tagId filter and each tag's usage count: which transactions carry a tag.
   await sql`CREATE INDEX transactions_by_tag ON transactions USING gin (tag_ids)`.execute(db);
+  // Who is paired with a transaction that leaves; and automatic pairing's look for a mirror amount.
+  await sql`CREATE INDEX transactions_by_transfer ON transactions (transfer_transaction_id) WHERE transfer_transaction_id IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX transactions_by_amount ON transactions (user_id, amount, date)`.execute(db);
 }

@@ -56,9 +56,18 @@ export function compareDecimals(a: string, b: string): number {
   return difference === 0n ? 0 : difference < 0n ? -1 : 1;
 }
 
-function tenThousandthsOf(text: string): bigint {
+/** A decimal string as a whole number of ten-thousandths: exact sums and comparisons without floating point. */
+export function tenThousandthsOf(text: string): bigint {
   const negative = text.startsWith('-');
   const [whole, fraction = ''] = (negative ? text.slice(1) : text).split('.');
   const magnitude = BigInt(whole || '0') * 10_000n + BigInt((fraction + '0000').slice(0, 4));
   return negative ? -magnitude : magnitude;
+}
+
+/** Ten-thousandths back to a normalised decimal string. */
+export function decimalOfTenThousandths(value: bigint): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const fraction = (magnitude % 10_000n).toString().padStart(4, '0');
+  return normaliseDecimal(`${negative ? '-' : ''}${magnitude / 10_000n}.${fraction}`);
 }

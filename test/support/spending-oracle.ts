@@ -20,13 +20,19 @@ export async function expectedSpending(db: Kysely<Database>, userId: string, now
   const { rows } = await sql<{ date: string; amount: string }>`
     WITH today AS (SELECT (${now.toISOString()}::timestamptz AT TIME ZONE ${timeZone})::date AS day),
     in_scope AS (
-      SELECT t.date, t.amount, c.id AS category_id,
+      SELECT t.date, part.amount, c.id AS category_id,
              coalesce(c.exclude_from_insights OR g.system_key IN ('INCOME', 'TRANSFER_IN', 'TRANSFER_OUT') OR c.system_key = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT', false) AS not_spending
         FROM transactions t
         JOIN accounts a ON a.id = t.account_id AND a.deleted_at IS NULL
-        LEFT JOIN ${userCategoriesCall(userId)} c ON c.id = t.category_id
+        -- A split counts each part under its own category; the sides of a transfer count nowhere.
+        CROSS JOIN LATERAL (
+          SELECT p.amount, p.category_id FROM jsonb_to_recordset(t.splits) AS p(amount numeric, category_id uuid)
+          UNION ALL
+          SELECT t.amount, t.category_id WHERE jsonb_array_length(t.splits) = 0
+        ) part
+        LEFT JOIN ${userCategoriesCall(userId)} c ON c.id = part.category_id
         LEFT JOIN ${userCategoryGroupsCall(userId)} g ON g.id = c.group_id
-       WHERE t.user_id = ${userId} AND NOT t.pending
+       WHERE t.user_id = ${userId} AND NOT t.pending AND t.transfer_transaction_id IS NULL
          AND (${asked.accountType ?? null}::text IS NULL OR a.type = ${asked.accountType ?? null})
          AND (${asked.accountId ?? null}::uuid IS NULL OR a.id = ${asked.accountId ?? null})
          AND (NOT ${asked.credit ?? false}::boolean OR a.type = 'credit_card')

@@ -1,9 +1,9 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency/idempotency-key.js';
 
 /** Operations whose answer is one entity with a stream revision: they send its ETag. */
-const TAGGED = new Set(['getTransaction', 'createTransaction', 'updateTransaction', 'setTransactionTags', 'getAccount', 'patchAccount', 'patchManualAccountBalance', 'createManualAccount']);
+const TAGGED = new Set(['getTransaction', 'createTransaction', 'updateTransaction', 'setTransactionTags', 'pairTransfer', 'unpairTransfer', 'splitTransaction', 'getAccount', 'patchAccount', 'patchManualAccountBalance', 'createManualAccount']);
 /** Writes that honour If-Match. */
-const CONDITIONAL = new Set(['updateTransaction', 'deleteTransaction', 'setTransactionTags', 'patchAccount', 'patchManualAccountBalance', 'deleteAccount']);
+const CONDITIONAL = new Set(['updateTransaction', 'deleteTransaction', 'setTransactionTags', 'pairTransfer', 'unpairTransfer', 'splitTransaction', 'patchAccount', 'patchManualAccountBalance', 'deleteAccount']);
 const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 interface Operation {

@@ -85,3 +85,20 @@ export async function isCategoryOf(db: Kysely<Database>, userId: string, categor
   const own = await db.selectFrom('categories').select('id').where('id', '=', categoryId).where('user_id', '=', userId).where('system_key', 'is', null).executeTakeFirst();
   return own !== undefined;
 }
+
+/** The categories among `categoryIds` as the read model names them now, by id; unknown ids are left out. */
+export async function categorySummariesById(db: Kysely<Database>, userId: string, categoryIds: readonly string[]): Promise<Map<string, CategorySummary>> {
+  const ids = [...new Set(categoryIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom(userCategories(userId, 'c'))
+    .innerJoin(userCategoryGroups(userId, 'g'), 'g.id', 'c.group_id')
+    .select(['c.id as category_id', 'c.name as category_name', 'c.icon_key as category_icon_key', 'c.system_key as category_system_key', 'c.group_id as category_group_id'])
+    .select(['g.name as category_group_name', 'g.system_key as category_group_system_key'])
+    .where('c.id', 'in', ids)
+    .execute();
+  return new Map(rows.flatMap((row) => {
+    const summary = joinedCategoryOf(row);
+    return summary ? [[summary.id, summary] as const] : [];
+  }));
+}

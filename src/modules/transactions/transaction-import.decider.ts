@@ -1,4 +1,5 @@
 import type { EditableField, EditableValues, FieldChange, TransactionEvent, TransactionState } from './transaction.js';
+import { afterAmountChange } from './amount-change.js';
 import { PROVIDER_EDITABLE_FIELDS, type ProviderValues, providerValuesOf, type TransactionImported } from './imported-transaction.js';
 
 /** What a posted transaction takes over from the pending one it replaces: the user's values. */
@@ -76,7 +77,7 @@ function providerUpdate(transactionId: string, provider: ProviderValues, state: 
     newValue: provider[field],
     locked: false,
   }));
-  return [{ type: 'TransactionEdited', data: { transactionId, changes, provider: providerValuesOf(provider) } }];
+  return [{ type: 'TransactionEdited', data: { transactionId, changes, provider: providerValuesOf(provider) } }, ...afterAmountChange(transactionId, changes, state)];
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -51,11 +51,12 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
         refusal: () => new DomainRuleError('ACCOUNT_NOT_MANUAL', 'Transactions can be created only in manual accounts; this one is synced from its provider.'),
       });
       await this.checkReferences(context, command.data.categoryId, command.data.tagIds);
-    } else if (command.type === 'EditTransaction') {
+    } else if (command.type === 'EditTransaction' || command.type === 'SplitTransaction') {
       // The list is the truth of what is editable: a transaction whose account was deleted left it.
       const listed = this.db.selectFrom('transactions').select(sql`1`.as('found')).where('id', '=', transactionId).where('user_id', '=', context.userId);
       guards.push({ condition: exists(this.db, listed), refusal: () => new NotFoundError('Transaction') });
-      await this.checkReferences(context, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
+      if (command.type === 'EditTransaction') await this.checkReferences(context, command.patch.categoryId ?? null, command.patch.tagIds ?? []);
+      else await this.checkSplitCategories(context.userId, command.splits.map((part) => part.categoryId));
     }
     const outcome = await handleCommand(this.store, transactionStreamId(transactionId), transactionDecider, withTagSets(command), context, 'Transaction', { guards, db: this.db });
     const detached = await detachTagsDeletedMeanwhile(this.store, transactionId, tagIdsAppliedBy(outcome.events), context);
@@ -73,6 +74,16 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
     if (!row && !deleting) throw new NotFoundError('Transaction');
     if (!row || !ifMatchAllows(ifMatch, String(row.revision))) throw preconditionFailed('Transaction');
     return { condition: exists(this.db, listed.where('revision', '=', row.revision)), refusal: () => preconditionFailed('Transaction') };
+  }
+
+  private async checkSplitCategories(userId: string, categoryIds: readonly (string | null)[]): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    for (const [index, categoryId] of categoryIds.entries()) {
+      if (categoryId !== null && !(await this.categories.isCategoryOf(userId, categoryId))) {
+        issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['splits', index, 'categoryId'] });
+      }
+    }
+    if (issues.length > 0) throw new ValidationFailedError(issues);
   }
 
   private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {

@@ -13,6 +13,9 @@ import {
   type TransactionState,
 } from './transaction.js';
 import { decideImport, type TransactionImportCommand } from './transaction-import.decider.js';
+import { checkSplits, sameSplits, type SplitPart } from './splits/split.js';
+import { amountsMirror, type PairedBy, type TransferCounterpart, type UnpairReason } from './transfers/transfer.js';
+import { afterAmountChange } from './amount-change.js';
 
 /** A sparse edit: a present value writes and locks the field, `null` restores and unlocks it. */
 export type TransactionPatch = { [Field in EditableField]?: EditableValues[Field] | null };
@@ -31,6 +34,16 @@ export type TransactionCommand =
    * them; tags are added to the set. What the transaction already has records nothing.
    */
   | { type: 'ApplyRule'; transactionId: string; changes: RuleFieldChanges }
+  /** `splits: []` removes them. Ids are the caller's; parts equal to the current ones (ids apart) record nothing. */
+  | { type: 'SplitTransaction'; transactionId: string; splits: SplitPart[] }
+  /**
+   * One side of a pair (decision 0043): the caller pairs the other side next. An automatic pairing
+   * decides nothing when this side is paired already or the user unpaired the two before; the
+   * user's pairing replaces a pair this side is in.
+   */
+  | { type: 'PairTransfer'; transactionId: string; counterpart: TransferCounterpart & { amount: string }; pairedBy: PairedBy }
+  /** `onlyFrom`: leave the pair only when it is with that transaction (a reconciliation's guard). */
+  | { type: 'UnpairTransfer'; transactionId: string; reason: UnpairReason; onlyFrom?: string }
   | TransactionImportCommand;
 
 /** The fields a rule may set, and tags it may add. */
@@ -50,7 +63,7 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       if (state.status !== 'live' || !state.current || !state.original) throw new NotFoundError('Transaction');
       // Tags have events of their own (TagApplied / TagRemoved); every other field is an edit.
       const changes = EDITABLE_FIELDS.filter((field) => field !== 'tagIds').flatMap((field) => changeOf(field, command.patch, state));
-      const edited: TransactionEvent[] = changes.length === 0 ? [] : [{ type: 'TransactionEdited', data: { transactionId: command.transactionId, changes } }];
+      const edited: TransactionEvent[] = changes.length === 0 ? [] : [{ type: 'TransactionEdited', data: { transactionId: command.transactionId, changes } }, ...afterAmountChange(command.transactionId, changes, state)];
       const tagIds = command.patch.tagIds;
       if (tagIds === undefined) return edited;
       const restoring = tagIds === null;
@@ -65,6 +78,13 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
     }
     case 'ApplyRule':
       return ruleChanges(command.transactionId, command.changes, state);
+    case 'SplitTransaction':
+      return splitEvents(command.transactionId, command.splits, state);
+    case 'PairTransfer':
+      return pairEvents(command, state);
+    case 'UnpairTransfer':
+      if (!state.transfer || (command.onlyFrom !== undefined && state.transfer.transactionId !== command.onlyFrom)) return [];
+      return [{ type: 'TransferUnpaired', data: { transactionId: command.transactionId, counterpart: state.transfer, reason: command.reason } }];
     case 'DeleteTransaction':
       // Idempotent, and provider-managed transactions are the provider's to remove.
       if (state.status !== 'live' || state.source !== 'manual' || !state.accountId) return [];
@@ -79,6 +99,31 @@ export function decideTransaction(command: TransactionCommand, state: Transactio
       throw new Error(`Unknown transaction command ${(command as { type: string }).type}`);
     }
   }
+}
+
+function splitEvents(transactionId: string, splits: SplitPart[], state: TransactionState): TransactionEvent[] {
+  if (state.status !== 'live' || !state.current) throw new NotFoundError('Transaction');
+  if (splits.length === 0) {
+    return state.splits.length === 0 ? [] : [{ type: 'TransactionSplitsCleared', data: { transactionId, reason: 'user', previousSplits: [...state.splits] } }];
+  }
+  checkSplits(state.current.amount, splits);
+  if (sameSplits(splits, state.splits)) return [];
+  return [{ type: 'TransactionSplit', data: { transactionId, splits, previousSplits: [...state.splits] } }];
+}
+
+function pairEvents(command: Extract<TransactionCommand, { type: 'PairTransfer' }>, state: TransactionState): TransactionEvent[] {
+  const { transactionId, counterpart, pairedBy } = command;
+  if (state.status !== 'live' || !state.current || !state.accountId) {
+    if (pairedBy === 'user') throw new NotFoundError('Transaction');
+    return [];
+  }
+  if (state.transfer?.transactionId === counterpart.transactionId) return [];
+  if (counterpart.transactionId === transactionId || counterpart.accountId === state.accountId || !amountsMirror(state.current.amount, counterpart.amount)) {
+    throw new DomainRuleError('NOT_A_TRANSFER_PAIR', 'A transfer pairs two transactions in different accounts whose amounts are opposite and of equal size.', 400);
+  }
+  const paired: TransactionEvent = { type: 'TransferPaired', data: { transactionId, counterpart: { transactionId: counterpart.transactionId, accountId: counterpart.accountId }, pairedBy } };
+  if (pairedBy === 'automatic') return state.transfer || state.neverPairWith.has(counterpart.transactionId) ? [] : [paired];
+  return state.transfer ? [{ type: 'TransferUnpaired', data: { transactionId, counterpart: state.transfer, reason: 'user' } }, paired] : [paired];
 }
 
 function ruleChanges(transactionId: string, changes: RuleFieldChanges, state: TransactionState): TransactionEvent[] {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../projections/transactions/transactions.table.js';
 import { type JoinedCategoryColumns, joinedCategoryOf } from '../categories/category-directory.js';
+import type { CategorySummary } from '../categories/user-categories.js';
 import type { TagSummary } from '../tags/tag-directory.js';
 import type { CounterpartyResponse, TransactionResponse } from './http/transaction.responses.js';
 
@@ -13,8 +14,11 @@ export type TransactionRow = Selectable<TransactionsTable> & {
   institution_url: string | null;
 } & JoinedCategoryColumns;
 
-/** `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even before its fan-out has run. */
-export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map()): TransactionResponse {
+/**
+ * `liveTags`: the row's tags that are not deleted (see liveTagsById); a deleted one is left out even
+ * before its fan-out has run. `splitCategories`: the categories its parts name (see splitCategoryIdsOf).
+ */
+export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap<string, TagSummary> = new Map(), splitCategories: ReadonlyMap<string, CategorySummary> = new Map()): TransactionResponse {
   const tags = row.tag_ids.flatMap((tagId) => liveTags.get(tagId) ?? []);
   return {
     id: row.id,
@@ -44,7 +48,19 @@ export function toTransactionResponse(row: TransactionRow, liveTags: ReadonlyMap
     tagIds: tags.map((tag) => tag.id),
     tags: tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color })),
     website: row.website,
+    transfer: row.transfer_transaction_id && row.transfer_account_id ? { transactionId: row.transfer_transaction_id, accountId: row.transfer_account_id } : null,
+    splits: row.splits.map((part) => ({
+      id: part.id,
+      amount: Number(part.amount),
+      category: part.category_id === null ? null : (splitCategories.get(part.category_id) ?? null),
+      notes: part.notes,
+    })),
   };
+}
+
+/** The categories a page's split parts name: read once for the page, and only when something is split. */
+export function splitCategoryIdsOf(rows: readonly Pick<TransactionRow, 'splits'>[]): string[] {
+  return rows.flatMap((row) => row.splits.flatMap((part) => (part.category_id === null ? [] : [part.category_id])));
 }
 
 /**

@@ -6,12 +6,12 @@ import type { Database } from '../../infrastructure/database/schema.js';
 import { withEntityTag } from '../../infrastructure/http/entity-tags.js';
 import { DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { requireLiveAccounts } from '../accounts/account.queries.js';
-import { isCategoryOf, userCategories, userCategoryGroups } from '../categories/category-directory.js';
+import { categorySummariesById, isCategoryOf, userCategories, userCategoryGroups } from '../categories/category-directory.js';
 import { liveTagsById } from '../tags/tag-directory.js';
 import type { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './http/transaction.responses.js';
 import { decodeCursor, encodeCursor } from './transaction-cursor.js';
 import { toActivityEventResponse } from './activity/transaction-activity.mapper.js';
-import { toTransactionResponse } from './transaction.mapper.js';
+import { splitCategoryIdsOf, toTransactionResponse } from './transaction.mapper.js';
 
 export interface TransactionListFilter {
   readonly accountIds: readonly string[];
@@ -106,10 +106,10 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions> 
     const [rows] = await Promise.all([listTransactionsQuery(this.db, userId, filter).execute(), requireFilterTargets(this.db, userId, filter)]);
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
-    const liveTags = await liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids));
+    const [liveTags, splitCategories] = await Promise.all([liveTagsById(this.db, userId, page.flatMap((row) => row.tag_ids)), categorySummariesById(this.db, userId, splitCategoryIdsOf(page))]);
     const hasMore = rows.length > filter.limit;
     return {
-      transactions: page.map((row) => toTransactionResponse(row, liveTags)),
+      transactions: page.map((row) => toTransactionResponse(row, liveTags, splitCategories)),
       hasMore,
       nextCursor: hasMore && last ? encodeCursor(userId, { date: last.date, createdAt: last.created_at.toISOString(), id: last.id }) : null,
     };
@@ -142,7 +142,8 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction> {
   async execute({ userId, transactionId }: GetTransaction): Promise<TransactionResponse> {
     const row = await selectTransactions(this.db, userId).where('t.id', '=', transactionId).executeTakeFirst();
     if (!row) throw new NotFoundError('Transaction');
-    return withEntityTag(toTransactionResponse(row, await liveTagsById(this.db, userId, row.tag_ids)), String(row.revision));
+    const [liveTags, splitCategories] = await Promise.all([liveTagsById(this.db, userId, row.tag_ids), categorySummariesById(this.db, userId, splitCategoryIdsOf([row]))]);
+    return withEntityTag(toTransactionResponse(row, liveTags, splitCategories), String(row.revision));
   }
 }
 

@@ -1,6 +1,8 @@
 import { unhandled } from '../../core/exhaustive.js';
 import type { DomainEvent } from '../../core/events.js';
 import { editableValuesFromProvider, type ProviderValues, providerValuesOf, type TransactionImported, type TransactionRemoved, type TransactionReplaced } from './imported-transaction.js';
+import type { SplitPart, TransactionSplit, TransactionSplitsCleared } from './splits/split.js';
+import type { TransferCounterpart, TransferPaired, TransferUnpaired } from './transfers/transfer.js';
 
 export const PAYMENT_CHANNELS = ['in store', 'online', 'other'] as const;
 export type PaymentChannel = (typeof PAYMENT_CHANNELS)[number];
@@ -90,7 +92,11 @@ export type TransactionEvent =
   | TransactionRemoved
   | TransactionReplaced
   | TagApplied
-  | TagRemoved;
+  | TagRemoved
+  | TransferPaired
+  | TransferUnpaired
+  | TransactionSplit
+  | TransactionSplitsCleared;
 
 export interface TransactionState {
   /** `removed`: the provider dropped it; `replaced`: its posted transaction took its place. */
@@ -104,6 +110,12 @@ export interface TransactionState {
   readonly original: EditableValues | null;
   readonly current: EditableValues | null;
   readonly locked: ReadonlySet<EditableField>;
+  /** The other side when it is one side of a transfer between the user's accounts (decision 0043). */
+  readonly transfer: TransferCounterpart | null;
+  /** Transactions the user unpaired this one from: never paired with it automatically again. */
+  readonly neverPairWith: ReadonlySet<string>;
+  /** Its parts when split, each with its own category; empty when not. */
+  readonly splits: readonly SplitPart[];
 }
 
 export const initialTransactionState = (): TransactionState => ({
@@ -115,6 +127,9 @@ export const initialTransactionState = (): TransactionState => ({
   original: null,
   current: null,
   locked: new Set(),
+  transfer: null,
+  neverPairWith: new Set(),
+  splits: [],
 });
 
 export function evolveTransaction(state: TransactionState, event: TransactionEvent): TransactionState {
@@ -155,6 +170,18 @@ export function evolveTransaction(state: TransactionState, event: TransactionEve
       else locked.delete('tagIds');
       return { ...state, current: { ...state.current, tagIds: event.data.resultingTagIds }, locked };
     }
+    case 'TransferPaired':
+      return { ...state, transfer: event.data.counterpart };
+    case 'TransferUnpaired':
+      return {
+        ...state,
+        transfer: null,
+        neverPairWith: event.data.reason === 'user' ? new Set([...state.neverPairWith, event.data.counterpart.transactionId]) : state.neverPairWith,
+      };
+    case 'TransactionSplit':
+      return { ...state, splits: event.data.splits };
+    case 'TransactionSplitsCleared':
+      return { ...state, splits: [] };
     default: {
       unhandled(event);
       return state;

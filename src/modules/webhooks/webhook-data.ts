@@ -9,7 +9,8 @@ import { findLiveAccount, toDetail } from '../accounts/account.queries.js';
 import { recurringStreamOf, recurringStreamRows } from '../insights/recurring/recurring.queries.js';
 import { toLinkItem } from '../link/link-items/link-item.queries.js';
 import { liveTagsById } from '../tags/tag-directory.js';
-import { toTransactionResponse } from '../transactions/transaction.mapper.js';
+import { categorySummariesById } from '../categories/category-directory.js';
+import { splitCategoryIdsOf, toTransactionResponse } from '../transactions/transaction.mapper.js';
 import { selectTransactions } from '../transactions/transaction.queries.js';
 import type { WebhookResource } from './webhook-event-types.js';
 
@@ -33,7 +34,7 @@ export async function renderWebhookData(db: Kysely<Database>, userId: string, re
   switch (resource.kind) {
     case 'transaction': {
       const row = await selectTransactions(db, userId).where('t.id', '=', resource.id).executeTakeFirst();
-      return row ? toTransactionResponse(row, await liveTagsById(db, userId, row.tag_ids)) : { id: resource.id };
+      return row ? toTransactionResponse(row, await liveTagsById(db, userId, row.tag_ids), await categorySummariesById(db, userId, splitCategoryIdsOf([row]))) : { id: resource.id };
     }
     case 'account': {
       const row = await findLiveAccount(db, userId, resource.id);

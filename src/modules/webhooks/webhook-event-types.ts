@@ -33,6 +33,10 @@ const TRANSACTION_TYPES: Readonly<Record<string, WebhookEventType>> = {
   TransactionEdited: 'transaction.updated',
   TagApplied: 'transaction.updated',
   TagRemoved: 'transaction.updated',
+  TransferPaired: 'transaction.updated',
+  TransferUnpaired: 'transaction.updated',
+  TransactionSplit: 'transaction.updated',
+  TransactionSplitsCleared: 'transaction.updated',
   TransactionDeleted: 'transaction.deleted',
   // The provider dropped it, or its posted transaction took its place: either way it left the list.
   TransactionRemoved: 'transaction.deleted',

@@ -16,6 +16,8 @@ import {
   type TransactionEvent,
 } from '../transaction.js';
 import { editableValuesFromProvider, providerValuesOf } from '../imported-transaction.js';
+import type { SplitPart, TransactionSplit, TransactionSplitsCleared } from '../splits/split.js';
+import type { TransferPaired, TransferUnpaired } from '../transfers/transfer.js';
 
 export const ACTIVITY_KINDS = ['created', 'edited', 'deleted'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -32,7 +34,7 @@ export interface ActivityEntry {
   readonly revision: number;
   readonly ordinal: number;
   readonly kind: ActivityKind;
-  readonly field: LockedField;
+  readonly field: ActivityField;
   readonly oldValue?: unknown;
   readonly newValue?: unknown;
   readonly actor: Actor;
@@ -43,9 +45,13 @@ export interface ActivityEntry {
   readonly ruleId: string | null;
 }
 
+/** The fields a history names: the editable ones (the spec's lockedFields names), the transfer and the splits (decision 0043). */
+export const ACTIVITY_FIELDS = [...Object.values(LOCKED_FIELD_OF), 'transfer', 'splits'] as const;
+export type ActivityField = LockedField | 'transfer' | 'splits';
+
 /** The events that start a transaction's history, change it, and end it (the transaction leaves the list). */
 export const CREATION_EVENT_TYPES = ['TransactionCreated', 'TransactionImported'] as const;
-export const EDIT_EVENT_TYPES = ['TransactionEdited', 'TagApplied', 'TagRemoved'] as const;
+export const EDIT_EVENT_TYPES = ['TransactionEdited', 'TagApplied', 'TagRemoved', 'TransferPaired', 'TransferUnpaired', 'TransactionSplit', 'TransactionSplitsCleared'] as const;
 export const DEPARTURE_EVENT_TYPES = ['TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced'] as const;
 export const ACTIVITY_EVENT_TYPES: readonly string[] = [...CREATION_EVENT_TYPES, ...EDIT_EVENT_TYPES, ...DEPARTURE_EVENT_TYPES];
 
@@ -86,6 +92,8 @@ export function creationEntries(recorded: RecordedEvent): ActivityEntry[] {
 
 /** An edit: one `edited` entry per field whose value changed (a write that only locks a field shows nothing). */
 export function editEntries(recorded: RecordedEvent): ActivityEntry[] {
+  const relation = relationChangeOf(recorded);
+  if (relation) return [entryOf(recorded, 0, 'edited', relation.field, relation)];
   return fieldChangesOf(recorded)
     .filter((change) => JSON.stringify(change.oldValue) !== JSON.stringify(change.newValue))
     .map((change, ordinal) => entryOf(recorded, ordinal, 'edited', LOCKED_FIELD_OF[change.field], { oldValue: asApiValue(change.field, change.oldValue), newValue: asApiValue(change.field, change.newValue) }));
@@ -115,6 +123,27 @@ export function activityOfStream(history: readonly RecordedEvent[]): ActivityEnt
   return entries;
 }
 
+/** A transfer paired or unpaired, splits set or cleared: one change of `transfer` or `splits`, values as the API shows them. */
+function relationChangeOf(recorded: RecordedEvent): { field: 'transfer' | 'splits'; oldValue: unknown; newValue: unknown } | null {
+  const event = { type: recorded.type, data: recorded.data } as TransactionEvent;
+  switch (event.type) {
+    case 'TransferPaired':
+      return { field: 'transfer', oldValue: null, newValue: (event as TransferPaired).data.counterpart };
+    case 'TransferUnpaired':
+      return { field: 'transfer', oldValue: (event as TransferUnpaired).data.counterpart, newValue: null };
+    case 'TransactionSplit':
+      return { field: 'splits', oldValue: apiSplitsOf((event as TransactionSplit).data.previousSplits), newValue: apiSplitsOf((event as TransactionSplit).data.splits) };
+    case 'TransactionSplitsCleared':
+      return { field: 'splits', oldValue: apiSplitsOf((event as TransactionSplitsCleared).data.previousSplits), newValue: [] };
+    default:
+      return null;
+  }
+}
+
+function apiSplitsOf(parts: readonly SplitPart[]): unknown[] {
+  return parts.map((part) => ({ id: part.splitId, amount: Number(part.amount), categoryId: part.categoryId, notes: part.notes }));
+}
+
 /** A tag change reads as a change of the `tags` field: the set before, the set after. */
 function fieldChangesOf(recorded: RecordedEvent): FieldChange[] {
   if (recorded.type === 'TransactionEdited') return (recorded as RecordedEvent<TransactionEdited>).data.changes;
@@ -123,7 +152,7 @@ function fieldChangesOf(recorded: RecordedEvent): FieldChange[] {
   return [{ field: 'tagIds', oldValue: before, newValue: data.resultingTagIds, locked: data.locked }];
 }
 
-function entryOf(recorded: RecordedEvent, ordinal: number, kind: ActivityKind, field: LockedField, values: { oldValue?: unknown; newValue?: unknown }): ActivityEntry {
+function entryOf(recorded: RecordedEvent, ordinal: number, kind: ActivityKind, field: ActivityField, values: { oldValue?: unknown; newValue?: unknown }): ActivityEntry {
   const { metadata } = recorded;
   return {
     id: `${recorded.id}:${field}`,

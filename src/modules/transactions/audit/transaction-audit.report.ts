@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { TransactionsTable } from '../../../../projections/transactions/transactions.table.js';
 import { formatPosition, type RecordedEvent } from '../../../core/events.js';
-import { type ActivityEntry, type ActivityKind, activityOfStream } from '../activity/transaction-activity.js';
+import { type ActivityEntry, type ActivityField, type ActivityKind, activityOfStream } from '../activity/transaction-activity.js';
 import { type ActivityRow, activityEntryAsResponse, toActivityEventResponse } from '../activity/transaction-activity.mapper.js';
-import type { LockedField, TransactionState } from '../transaction.js';
+import type { TransactionState } from '../transaction.js';
 import { AUDITED_COLUMNS, canonicalJson, expectedTransactionRow, renderRow } from './expected-transaction-row.js';
 
 export interface AuditedFieldChange {
-  readonly field: LockedField;
+  readonly field: ActivityField;
   readonly kind: ActivityKind;
   readonly before?: unknown;
   readonly after?: unknown;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TAG_COLORS } from '../../tags/tag.js';
-import { ACTIVITY_KINDS } from '../activity/transaction-activity.js';
+import { ACTIVITY_FIELDS, ACTIVITY_KINDS } from '../activity/transaction-activity.js';
 import { LOCKED_FIELD_OF, PAYMENT_CHANNELS } from '../transaction.js';
 
 const LOCKED_FIELDS = Object.values(LOCKED_FIELD_OF);
@@ -42,6 +42,18 @@ export class CounterpartyResponse {
   @ApiProperty({ type: 'string', nullable: true, required: false }) entity_id?: string | null;
 }
 
+export class TransferResponse {
+  @ApiProperty({ format: 'uuid', description: 'The other side of the transfer.' }) transactionId!: string;
+  @ApiProperty({ format: 'uuid', description: "The other side's account." }) accountId!: string;
+}
+
+export class SplitPartResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: 'number', description: "With the transaction's sign; the parts sum exactly to its amount." }) amount!: number;
+  @ApiProperty({ type: TransactionCategoryResponse, nullable: true, description: 'Spending counts the part under this category; null: uncategorised.' }) category!: TransactionCategoryResponse | null;
+  @ApiProperty({ type: 'string', nullable: true }) notes!: string | null;
+}
+
 export class TransactionResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) accountId!: string;
@@ -71,6 +83,13 @@ export class TransactionResponse {
   @ApiProperty({ type: [String], format: 'uuid' }) tagIds!: string[];
   @ApiProperty({ type: [TransactionTagResponse], description: 'The tags of tagIds as they are now (a rename shows at once); deleted tags are never shown.' }) tags!: TransactionTagResponse[];
   @ApiProperty({ type: 'string', nullable: true }) website!: string | null;
+  @ApiProperty({
+    type: TransferResponse,
+    nullable: true,
+    description: 'Set when this is one side of a transfer between two of your accounts (paired automatically or by hand); such a transaction counts neither as spending nor as income.',
+  })
+  transfer!: TransferResponse | null;
+  @ApiProperty({ type: [SplitPartResponse], description: 'The parts of a split transaction, each counted by spending under its own category; `[]` when not split.' }) splits!: SplitPartResponse[];
 }
 
 export class TransactionPageResponse {
@@ -85,7 +104,7 @@ export class TransactionActivityEventResponse {
   kind!: string;
   @ApiProperty({ enum: ['user', 'system'] }) actor!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ enum: LOCKED_FIELDS }) field!: string;
+  @ApiProperty({ enum: [...ACTIVITY_FIELDS], description: 'An editable field (the lockedFields names), `transfer` (paired: `{transactionId, accountId}`, unpaired: null) or `splits` (the parts, `[]` when not split).' }) field!: string;
   @ApiProperty({ required: false, description: 'The value before the change (any JSON); absent on `created` entries.', anyOf: ANY_JSON }) oldValue?: unknown;
   @ApiProperty({ required: false, description: 'The value after the change (any JSON); absent on `deleted` entries.', anyOf: ANY_JSON }) newValue?: unknown;
   @ApiProperty({ description: 'The X-Request-Id of the request (or the job run) that made the change.' }) requestId!: string;

@@ -4,9 +4,6 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import type { Clock } from '../../../core/clock.js';
 import { toDecimalString } from '../../../core/money.js';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
-import { transactionActivityProjection } from '../../../../projections/transaction-activity/transaction-activity.projection.js';
-import { transactionsProjection } from '../../../../projections/transactions/transactions.projection.js';
-import { spendingProjection } from '../../../../projections/spending/spending.projection.js';
 import { type IfMatch, IfMatchHeader } from '../../../infrastructure/http/entity-tags.js';
 import { ClaimsKeyWithItsAppend } from '../../../infrastructure/http/idempotency/idempotency.interceptor.js';
 import { ApiErrors } from '../../../infrastructure/http/openapi-errors.js';
@@ -20,13 +17,12 @@ import { ExecuteTransactionCommand } from '../transaction.commands.js';
 import type { TransactionPatch } from '../transaction.decider.js';
 import { GetTransaction, GetTransactionActivity, ListTransactions } from '../transaction.queries.js';
 import { TransactionListQuery } from './transaction-list.query-params.js';
+import { TRANSACTION_READ_MODELS } from './transaction-read-models.js';
 import { CreateTransactionRequest, type LocationRequest, PatchTransactionRequest } from './transaction.requests.js';
 import { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './transaction.responses.js';
 
 const DEFAULT_LIMIT = 50;
 
-/** What a transaction write's response and the writer's next reads (the transaction, its activity, their spending) are built from. */
-const TRANSACTION_READ_MODELS = [transactionsProjection.name, transactionActivityProjection.name, spendingProjection.name];
 
 @ApiTags('Transactions')
 @ApiBearerAuth('bearerAuth')

@@ -5,11 +5,11 @@ import { TRANSACTION_STREAM_PREFIX, type TransactionEvent } from '../../../trans
 import { RECURRING_REFRESH_JOB, type RecurringRefreshInput, recurringRefreshJobId } from './recurring-refresh.job.js';
 import { mayChangeRecurringStreams } from './recurring-transactions.source.js';
 
-const TRANSACTION_EVENT_TYPES = ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced'];
+const TRANSACTION_EVENT_TYPES = ['TransactionCreated', 'TransactionImported', 'TransactionEdited', 'TransactionDeleted', 'TransactionRemoved', 'TransactionReplaced', 'TransferPaired', 'TransferUnpaired'];
 
 /**
  * A change that may make, move or end a user's recurring stream — a transaction created, edited
- * in what detection reads, deleted, removed or replaced by a sync; an account deleted; an item
+ * in what detection reads, deleted, removed or replaced by a sync, paired or unpaired as a transfer; an account deleted; an item
  * or one of its accounts disconnected — asks for that user's refresh, one per debounce window: every change inside the
  * window shares the job, which runs when the window ends.
  */

@@ -20,7 +20,7 @@ export interface RecurringTransactionRow {
 /**
  * The user's live transactions in live accounts: removed, replaced and deleted transactions and
  * those of deleted accounts or disconnected items are not in the read model, so they cannot keep
- * a stream alive.
+ * a stream alive. The two sides of a transfer are money moved, not a bill or an income (decision 0043).
  */
 export async function loadRecurringTransactions(db: Kysely<Database>, userId: string): Promise<RecurringTransactionRow[]> {
   const { rows } = await sql<RecurringTransactionRow>`
@@ -28,7 +28,7 @@ export async function loadRecurringTransactions(db: Kysely<Database>, userId: st
            t.counterparties, t.category_id, t.pending
       FROM transactions t
       JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id AND a.deleted_at IS NULL
-     WHERE t.user_id = ${userId}`.execute(db);
+     WHERE t.user_id = ${userId} AND t.transfer_transaction_id IS NULL`.execute(db);
   return rows;
 }
 
@@ -38,7 +38,7 @@ export async function loadRecurringTransactions(db: Kysely<Database>, userId: st
  * Tags, notes, the payment channel and the location cannot: an edit of only those queues no refresh.
  */
 export function mayChangeRecurringStreams(event: TransactionEvent): boolean {
-  if (event.type === 'TagApplied' || event.type === 'TagRemoved') return false;
+  if (event.type === 'TagApplied' || event.type === 'TagRemoved' || event.type === 'TransactionSplit' || event.type === 'TransactionSplitsCleared') return false;
   return event.type !== 'TransactionEdited' || editTouches(event, ['name', 'merchantName', 'amount', 'date', 'categoryId']);
 }
 
