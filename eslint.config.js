@@ -12,6 +12,11 @@ export default tseslint.config(
     },
   },
   {
+    // The scripts the service's pages send to browsers.
+    files: ['src/**/*.client.js'],
+    languageOptions: { sourceType: 'module', globals: { document: 'readonly', location: 'readonly', navigator: 'readonly', fetch: 'readonly', URL: 'readonly', Intl: 'readonly' } },
+  },
+  {
     // Dependencies point inwards: infrastructure offers ports (e.g. http/authenticator.port.ts) and
     // the modules implement them.
     files: ['src/infrastructure/**/*.ts'],

@@ -58,8 +58,8 @@ export async function createHttpApp(runtime: Runtime): Promise<INestApplication>
     bodyParser: false,
   });
   // Browser sign-in lives on the service origin outside the versioned API (the spec's {auth_url}/api/auth);
-  // the root is a page for people (what the service is; the brokerage portal's default return).
-  app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}', '/'] });
+  // the root and /settings are pages for people (what the service is, the brokerage portal's default return; the user's API keys).
+  app.setGlobalPrefix('v1', { exclude: ['health', 'api/auth/{*path}', '/', 'settings', 'settings/settings.js'] });
   const document = buildOpenApiDocument(app, runtime.config.publicUrl);
   openApiDocument.current = document;
   SwaggerModule.setup('v1/docs', app, document, { raw: false, customSiteTitle: 'Ledgerline API reference', swaggerOptions: { url: '/v1/openapi.json' } });

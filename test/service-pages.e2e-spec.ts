@@ -21,13 +21,14 @@ const namesOf = async (key: string, authorizationId: string) =>
     .map((account) => account.name);
 
 describe('pages for people at the service root', () => {
-  it('serves a page at / that says what the service is and links the API reference and the OpenAPI document, with no credential', async () => {
+  it('serves a page at / that says what the service is and links the API reference, the OpenAPI document and the settings page, with no credential', async () => {
     const page = await request(t.server).get('/?utm_source=newsletter').expect(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.text).toContain('personal-finance HTTP/JSON API');
     expect(page.text).toContain('<a href="/v1/docs">API reference</a>');
     expect(page.text).toContain('<a href="/v1/openapi.json">');
+    expect(page.text).toContain('<a href="/settings">Settings</a>');
     await request(t.server).get('/v1/docs/').expect(200);
     await request(t.server).get('/v1/openapi.json').expect(200);
   });

@@ -89,11 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const allowedCallbackOrigins = origins(env, 'ALLOWED_CALLBACK_ORIGINS');
   const oauthProviders = loadOAuthProviders(env);
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
-  if (oauthProviders.length > 0 && allowedCallbackOrigins.length === 0) {
-    throw new ConfigError(
-      `ALLOWED_CALLBACK_ORIGINS is empty, so no sign-in could ever return to an application: set it to the origins of your web apps (OAuth providers configured: ${oauthProviders.map((p) => p.name).join(', ')}).`,
-    );
-  }
   return {
     port,
     host: env.HOST?.trim() || '0.0.0.0',

@@ -6,16 +6,17 @@ import { sessionCookiePolicy } from '../../infrastructure/http/session-cookie.js
 import { MemoryRateLimitStore, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.js';
 import { RedisRateLimitStore } from '../../infrastructure/rate-limit/redis-rate-limit.store.js';
 import type { Runtime } from '../../infrastructure/runtime/runtime.js';
-import { CLOCK, DATABASE } from '../../infrastructure/runtime/tokens.js';
+import { CLOCK, CONFIG, DATABASE } from '../../infrastructure/runtime/tokens.js';
 import { ApiKeysHttpController } from './http/api-keys.http-controller.js';
 import { AuthHttpController } from './http/auth.http-controller.js';
 import { CachedApiKeys, DEFAULT_API_KEY_CACHE_TTL_MS } from './api-key-cache/cached-api-keys.js';
 import { IdentityAuthenticator } from './identity.authenticator.js';
 import { AUTHENTICATOR, RATE_LIMITER, SAME_ORIGIN_POLICY, SESSION_COOKIE_POLICY, SIGN_IN_RATE_LIMITER, SIGN_IN_SERVICE } from './identity.tokens.js';
 import { sessionLifetime } from './session.js';
+import { SettingsPageHttpController } from './settings-page/settings-page.http-controller.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 
-/** Who is calling: sign-in, sessions, API keys, and the global guard with its rate limit. */
+/** Who is calling: sign-in, sessions, API keys (and the settings page that manages them), and the global guard with its rate limit. */
 @Module({})
 export class IdentityModule {
   static forRuntime(runtime: Runtime): DynamicModule {
@@ -23,10 +24,11 @@ export class IdentityModule {
     const db = runtime.database.db;
     return {
       module: IdentityModule,
-      controllers: [AuthHttpController, ApiKeysHttpController],
+      controllers: [AuthHttpController, ApiKeysHttpController, SettingsPageHttpController],
       providers: [
         { provide: DATABASE, useValue: db },
         { provide: CLOCK, useValue: clock },
+        { provide: CONFIG, useValue: config },
         { provide: SIGN_IN_SERVICE, useFactory: () => new SignInService(config, db, clock, log) },
         {
           provide: AUTHENTICATOR,

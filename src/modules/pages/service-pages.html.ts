@@ -1,7 +1,7 @@
 /**
- * The two pages a browser meets at the service's root: what the service is (with the API reference
- * and the OpenAPI document), and where the brokerage portal sends it back. Plain HTML, no script,
- * every value escaped; nothing of a user's without a credential (see portal-return.ts).
+ * The two pages a browser meets at the service's root: what the service is (with the API reference,
+ * the OpenAPI document and the settings page), and where the brokerage portal sends it back. Plain
+ * HTML, no script, every value escaped; nothing of a user's without a credential (see portal-return.ts).
  */
 
 const STYLE =
@@ -24,7 +24,8 @@ export function rootPage(): string {
       '<p>A personal-finance HTTP/JSON API: accounts (bank, credit card, investment, loan), transactions across all of them, balance history, ' +
       'spending, recurring streams and brokerage holdings, for one signed-in user. Every operation lives under <code>/v1</code> and needs an API key ' +
       '(<code>Authorization: Bearer pf_live_…</code>) or a signed-in browser session.</p>' +
-      '<ul><li><a href="/v1/docs">API reference</a></li><li><a href="/v1/openapi.json">OpenAPI 3.1 document</a> (<code>/v1/openapi.json</code>)</li></ul>',
+      '<ul><li><a href="/v1/docs">API reference</a></li><li><a href="/v1/openapi.json">OpenAPI 3.1 document</a> (<code>/v1/openapi.json</code>)</li>' +
+      '<li><a href="/settings">Settings</a>: sign in to issue and revoke your API keys</li></ul>',
   );
 }
 

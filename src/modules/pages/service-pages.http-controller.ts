@@ -12,7 +12,7 @@ import { BROKERAGE_LINK, type BrokerageLink } from '../brokerage/brokerage-link.
 import { connectedAccountNames, openPortalReturn, PORTAL_RETURN_COOKIE } from '../brokerage/connect/portal-return.js';
 import { brokerageReturnPage, rootPage } from './service-pages.html.js';
 
-/** No script, no frames, no form, nothing loaded from anywhere: the pages are text and two links. */
+/** No script, no frames, no form, nothing loaded from anywhere: the pages are text and links. */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**

@@ -8,7 +8,7 @@ export class SignInRequest {
   @MaxLength(50)
   provider!: string;
 
-  @ApiProperty({ description: 'Where the browser returns after signing in; its origin must be on the allow-list.', format: 'uri', example: 'https://app.example.com/signed-in', maxLength: 2000 })
+  @ApiProperty({ description: "Where the browser returns after signing in: on the service's own origin (PUBLIC_URL) or an origin of ALLOWED_CALLBACK_ORIGINS.", format: 'uri', example: 'https://app.example.com/signed-in', maxLength: 2000 })
   @IsString()
   @MaxLength(2000)
   callbackURL!: string;

@@ -56,7 +56,9 @@ export class SignInService {
   ) {
     this.flows = new SignInFlowStore(db, clock);
     this.strategies = new Map(config.oauthProviders.map((provider) => [provider.name, new ProviderStrategy(provider, config.publicUrl, this.flows)]));
-    this.allowedOrigins = new Set(config.allowedCallbackOrigins);
+    // The service's own origin too: its settings page signs in there (decision 0048). A return to
+    // the origin that runs the sign-in opens no redirect to anywhere else.
+    this.allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.allowedCallbackOrigins]);
     this.trustsEmail = new Set(config.oauthProviders.filter((provider) => provider.trustEmail).map((provider) => provider.name));
     this.sessionLifetime = sessionLifetime(config.sessionMaxLifetimeDays);
   }
@@ -139,7 +141,7 @@ export class SignInService {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('must be an absolute http(s) URL');
     if (url.username || url.password) throw refuse('must not carry a user name or password');
-    if (!this.allowedOrigins.has(url.origin)) throw refuse('must be on one of the allowed callback origins (ALLOWED_CALLBACK_ORIGINS)');
+    if (!this.allowedOrigins.has(url.origin)) throw refuse("must be on the service's own origin (PUBLIC_URL) or one of the allowed callback origins (ALLOWED_CALLBACK_ORIGINS)");
     return url.href;
   }
 }
