@@ -57,6 +57,25 @@ describe('transfers and splits', () => {
     expect(listed.find((row) => row.id === into.id)?.transfer).toEqual({ transactionId: out.id, accountId: checking });
   });
 
+  it('leaves monthly transfers out of recurring detection, which finds them once they are unpaired', async () => {
+    const { key, checking, savings } = await userWithAccounts();
+    const pairs: { out: string; into: string }[] = [];
+    // Every 30 days up to yesterday, the savings side a day later.
+    for (let month = 0; month < 6; month += 1) {
+      const out = await create(key, { accountId: checking, amount: -200, date: daysAgo(1 + 30 * month), name: 'Monthly savings' });
+      const into = await create(key, { accountId: savings, amount: 200, date: daysAgo(30 * month), name: 'Monthly savings' });
+      pairs.push({ out: out.id, into: into.id });
+    }
+    await settled();
+    for (const { out, into } of pairs) expect(await transferOf(key, out)).toEqual({ transactionId: into, accountId: savings });
+    expect((await t.as(key).get('/v1/recurring').expect(200)).body.streams).toEqual([]);
+
+    for (const { out } of pairs) await t.as(key).delete(`/v1/transactions/${out}/transfer`).expect(200);
+    await settled();
+    const streams = (await t.as(key).get('/v1/recurring').expect(200)).body.streams as { accountId: string }[];
+    expect(streams.map((stream) => stream.accountId).sort()).toEqual([checking, savings].sort());
+  });
+
   it('pairs the closest dates first, never two in one account, never amounts that do not mirror', async () => {
     const { key, checking, savings } = await userWithAccounts();
     const far = await create(key, { accountId: savings, amount: 200, date: daysAgo(5), name: 'In, far' });
