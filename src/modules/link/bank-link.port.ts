@@ -1,6 +1,7 @@
 /**
  * The bank-link provider port (Plaid-like). The sandbox in `./sandbox-bank` is the default
- * implementation; a real provider plugs in behind the same interface.
+ * implementation; Plaid (`./provider/plaid`) plugs in behind the same interface, and both pass
+ * `bank-link-contract.test-support.ts`.
  *
  * Money is a decimal string. Transaction amounts are signed from the account holder's side:
  * positive = money in, negative = money out. Balances are signed the same way: assets positive,
@@ -154,8 +155,10 @@ export const BANK_LINK_WEBHOOK_CODES: readonly BankLinkWebhookCode[] = [
 ];
 
 /**
- * What a webhook says, whichever code it has. `webhookId` is the provider's id of this one
- * notification, inside the signed body: a delivery retried or replayed carries the same id.
+ * What a webhook says, whichever code it has. `webhookId` names this one delivery as signed: the
+ * sandbox's `webhook_id` inside the signed body (a retry or a replay carries the same id); for a
+ * provider without one in the body (Plaid), the digest of its signature, so a replay of the very
+ * same delivery is known again.
  */
 export type BankLinkWebhook = { readonly webhookId: string } & (
   | {
@@ -198,6 +201,12 @@ export type WebhookHeaders = Readonly<Record<string, string | readonly string[] 
 
 export type BankLinkErrorCode =
   | 'INVALID_ACCESS_TOKEN'
+  /**
+   * The provider's data changed while a sync was paging through it: the pages read since the
+   * sync's first one cannot be continued, so the sync starts again from the cursor its first
+   * page was asked with (the one the last complete sync ended on).
+   */
+  | 'PAGINATION_RESTART_REQUIRED'
   | 'INVALID_PUBLIC_TOKEN'
   | 'INVALID_LINK_TOKEN'
   | 'INVALID_CURSOR'
@@ -222,15 +231,23 @@ export class BankLinkError extends Error {
  * provider changes anything (a reconnect's exchange replaces the item's access token).
  */
 export interface BankLinkProvider {
-  createLinkToken(request: { userId: string; reconnectItemId?: string }): Promise<LinkToken>;
+  /**
+   * A link token; with `reconnectItemId`, for the provider's update mode on that item, whose
+   * access token a provider may need to open it (`reconnectAccessToken`).
+   */
+  createLinkToken(request: { userId: string; reconnectItemId?: string; reconnectAccessToken?: string }): Promise<LinkToken>;
   exchangePublicToken(request: { publicToken: string; userId: string }): Promise<ExchangedItem>;
-  /** Restartable: the same cursor and count always return the same page. */
+  /**
+   * Restartable: a page whose changes were applied may be asked for again and applied again. A
+   * provider whose data moves while a sync pages through it answers PAGINATION_RESTART_REQUIRED.
+   */
   syncTransactions(request: SyncRequest): Promise<SyncPage>;
   getItemStatus(accessToken: string): Promise<ItemStatus>;
   /** The item's accounts with their balances as the provider sees them now. */
   getAccounts(accessToken: string): Promise<readonly LinkAccount[]>;
   removeItem(accessToken: string): Promise<void>;
-  /** False for a wrong signature, or one signed too long before (or after) `now`. */
-  verifyWebhook(rawBody: string, headers: WebhookHeaders, now: Date): boolean;
-  parseWebhook(rawBody: string): BankLinkWebhook | UnrecognisedWebhook;
+  /** False for a wrong signature, or one signed too long before (or after) `now`; may fetch the provider's verification key. */
+  verifyWebhook(rawBody: string, headers: WebhookHeaders, now: Date): Promise<boolean>;
+  /** Of a verified delivery: the headers carry the notification's id where the body does not. */
+  parseWebhook(rawBody: string, headers: WebhookHeaders): BankLinkWebhook | UnrecognisedWebhook;
 }

@@ -48,9 +48,13 @@ export class LinkItemFlows {
 
   async createLinkToken(context: CommandContext, reconnectLinkItemId: string | undefined): Promise<LinkToken> {
     const provider = this.provider();
-    if (reconnectLinkItemId !== undefined) await this.queries.execute(new GetLinkItem(context.userId, reconnectLinkItemId));
+    let reconnectAccessToken: string | undefined;
+    if (reconnectLinkItemId !== undefined) {
+      await this.queries.execute(new GetLinkItem(context.userId, reconnectLinkItemId));
+      reconnectAccessToken = await this.accessTokenOf(linkItemUuidOf(context.userId, reconnectLinkItemId));
+    }
     try {
-      return await provider.createLinkToken({ userId: context.userId, reconnectItemId: reconnectLinkItemId });
+      return await provider.createLinkToken({ userId: context.userId, reconnectItemId: reconnectLinkItemId, ...(reconnectAccessToken === undefined ? {} : { reconnectAccessToken }) });
     } catch (error) {
       if (error instanceof BankLinkError && error.code === 'ITEM_NOT_FOUND') throw new NotFoundError('Link item');
       throw error;
@@ -71,6 +75,11 @@ export class LinkItemFlows {
     const { userId } = context;
     const linkItemUuid = linkItemUuidOf(userId, exchanged.itemId);
     const providerName = this.bankLink.providerName;
+    // A provider that cannot tell whose a public token is (Plaid) may hand back another user's item.
+    const owner = await this.db.selectFrom('link_item_credentials').select('user_id').where('provider', '=', providerName).where('link_item_id', '=', exchanged.itemId).executeTakeFirst();
+    if (owner !== undefined && owner.user_id !== userId) {
+      throw new DomainRuleError('INVALID_PUBLIC_TOKEN', 'The public token is unknown, expired, not yours or was already exchanged: run the link flow again.');
+    }
     await this.db
       .insertInto('link_item_credentials')
       .values({
@@ -162,6 +171,13 @@ export class LinkItemFlows {
     const itemDisconnected = outcome.events.some((event) => event.type === 'LinkItemDisconnected');
     if (itemDisconnected) await this.removeAtProvider(linkItemUuid);
     return { disconnected: true, itemDisconnected };
+  }
+
+  /** The item's access token at the configured provider, if the service holds one. */
+  private async accessTokenOf(linkItemUuid: string): Promise<string | undefined> {
+    const credentials = await this.db.selectFrom('link_item_credentials').selectAll().where('link_item_uuid', '=', linkItemUuid).executeTakeFirst();
+    if (!credentials || credentials.provider !== this.bankLink.providerName) return undefined;
+    return this.bankLink.sealer.open(credentials.sealed_access_token, credentials.provider, credentials.link_item_id);
   }
 
   /** After the disconnect is recorded; a retried DELETE finishes a removal an earlier one did not. */

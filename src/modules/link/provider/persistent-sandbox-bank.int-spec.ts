@@ -55,9 +55,9 @@ describe('the sandbox bank kept in PostgreSQL', () => {
     await other.fireWebhook({ itemId: item.itemId, code: 'LOGIN_REPAIRED' });
     expect(await one.getItemStatus(item.accessToken)).toEqual({ status: 'ok' });
     const fired = await one.fireWebhook({ itemId: item.itemId, code: 'PENDING_EXPIRATION', at: new Date('2026-11-21T00:00:00.000Z') });
-    expect(other.verifyWebhook(fired.rawBody, fired.headers, new Date('2026-11-21T00:04:00.000Z'))).toBe(true);
-    expect(other.verifyWebhook(fired.rawBody, fired.headers, new Date('2026-11-21T00:05:01.000Z'))).toBe(false);
-    expect(other.parseWebhook(fired.rawBody)).toEqual(fired.webhook);
+    expect(await other.verifyWebhook(fired.rawBody, fired.headers, new Date('2026-11-21T00:04:00.000Z'))).toBe(true);
+    expect(await other.verifyWebhook(fired.rawBody, fired.headers, new Date('2026-11-21T00:05:01.000Z'))).toBe(false);
+    expect(other.parseWebhook(fired.rawBody, fired.headers)).toEqual(fired.webhook);
     expect(await other.getItemStatus(item.accessToken)).toEqual({ status: 'pending_disconnect', disconnectAt: '2026-11-28T00:00:00.000Z' });
 
     await other.removeItem(item.accessToken);

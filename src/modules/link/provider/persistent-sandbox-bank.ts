@@ -236,8 +236,8 @@ export function createPersistentSandboxBank(db: Kysely<Database>, options: Persi
       return accountsOf(await itemByAccessToken(accessToken));
     },
 
-    verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
-    parseWebhook: parseWebhookBody,
+    verifyWebhook: async (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
+    parseWebhook: (rawBody) => parseWebhookBody(rawBody),
 
     async fireWebhook({ itemId, code, at }) {
       const firedAt = at ?? options.clock.now();

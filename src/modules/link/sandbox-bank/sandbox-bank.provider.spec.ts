@@ -68,8 +68,8 @@ describe('the sandbox bank', () => {
     const { bank, item } = await linkedItem();
     for (const code of BANK_LINK_WEBHOOK_CODES) {
       const fired = bank.fireWebhook({ itemId: item.itemId, code });
-      expect(bank.verifyWebhook(fired.rawBody, fired.headers, now)).toBe(true);
-      expect(bank.parseWebhook(fired.rawBody)).toEqual(fired.webhook);
+      expect(await bank.verifyWebhook(fired.rawBody, fired.headers, now)).toBe(true);
+      expect(bank.parseWebhook(fired.rawBody, fired.headers)).toEqual(fired.webhook);
       expect(fired.webhook).toMatchObject({ code, itemId: item.itemId });
     }
     const disconnect = bank.fireWebhook({ itemId: item.itemId, code: 'PENDING_DISCONNECT', at: now });
@@ -84,21 +84,21 @@ describe('the sandbox bank', () => {
     const { bank, item } = await linkedItem();
     const fired = bank.fireWebhook({ itemId: item.itemId, code: 'SYNC_UPDATES_AVAILABLE' });
     const upperCased = { [SANDBOX_SIGNATURE_HEADER.toUpperCase()]: [fired.headers[SANDBOX_SIGNATURE_HEADER]!] };
-    expect(bank.verifyWebhook(fired.rawBody, upperCased, now)).toBe(true);
-    expect(bank.verifyWebhook(fired.rawBody.replace(item.itemId, 'someone-else'), fired.headers, now)).toBe(false);
-    expect(bank.verifyWebhook(`${fired.rawBody} `, fired.headers, now)).toBe(false);
-    expect(createSandboxBank({ seed: 3, asOf, webhookSecret: Buffer.from('other') }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
+    expect(await bank.verifyWebhook(fired.rawBody, upperCased, now)).toBe(true);
+    expect(await bank.verifyWebhook(fired.rawBody.replace(item.itemId, 'someone-else'), fired.headers, now)).toBe(false);
+    expect(await bank.verifyWebhook(`${fired.rawBody} `, fired.headers, now)).toBe(false);
+    expect(await createSandboxBank({ seed: 3, asOf, webhookSecret: Buffer.from('other') }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
     // Without a secret of its own, each sandbox draws one: nobody else's webhooks verify with it.
-    expect(createSandboxBank({ seed: 3, asOf }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
-    expect(bank.verifyWebhook(fired.rawBody, {}, now)).toBe(false);
-    expect(bank.verifyWebhook(fired.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=abc' }, now)).toBe(false);
+    expect(await createSandboxBank({ seed: 3, asOf }).verifyWebhook(fired.rawBody, fired.headers, now)).toBe(false);
+    expect(await bank.verifyWebhook(fired.rawBody, {}, now)).toBe(false);
+    expect(await bank.verifyWebhook(fired.rawBody, { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=abc' }, now)).toBe(false);
   });
 
   it('parses unknown or malformed bodies as UNRECOGNISED', () => {
     const bank = createSandboxBank({ seed: 3, asOf });
-    expect(bank.parseWebhook('not json')).toEqual({ code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null });
-    expect(bank.parseWebhook('{"webhook_code":"HOLDINGS_UPDATE","item_id":"i1","webhook_id":"w1"}')).toEqual({ code: 'UNRECOGNISED', rawCode: 'HOLDINGS_UPDATE', itemId: 'i1', webhookId: 'w1' });
-    expect(bank.parseWebhook('{"webhook_code":"PENDING_DISCONNECT","item_id":"i1","webhook_id":"w1"}')).toMatchObject({ code: 'UNRECOGNISED' });
+    expect(bank.parseWebhook('not json', {})).toEqual({ code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null });
+    expect(bank.parseWebhook('{"webhook_code":"HOLDINGS_UPDATE","item_id":"i1","webhook_id":"w1"}', {})).toEqual({ code: 'UNRECOGNISED', rawCode: 'HOLDINGS_UPDATE', itemId: 'i1', webhookId: 'w1' });
+    expect(bank.parseWebhook('{"webhook_code":"PENDING_DISCONNECT","item_id":"i1","webhook_id":"w1"}', {})).toMatchObject({ code: 'UNRECOGNISED' });
   });
 
   it('simulates login required, repair, pending disconnect and errors in the item status', async () => {

@@ -215,8 +215,8 @@ export function createSandboxBank(options: SandboxBankOptions): SandboxBank {
       return linkAccountsOf(itemByToken(accessToken));
     },
 
-    verifyWebhook: (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
-    parseWebhook: parseWebhookBody,
+    verifyWebhook: async (rawBody, headers, now) => verifyWebhookSignature(rawBody, headers, secret, now),
+    parseWebhook: (rawBody) => parseWebhookBody(rawBody),
 
     fireWebhook({ itemId, code, at }) {
       const item = itemById(itemId);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BankLinkWebhook, UnrecognisedWebhook, WebhookHeaders } from '../bank-link.port.js';
+import { headerValue, wireError, wireInstant, wireObjectOf, wireOpaqueId, wireText } from '../webhooks/webhook-body-fields.js';
 
 /**
  * Sandbox webhooks on the wire: a Plaid-like snake_case JSON body with a `webhook_id` per
@@ -58,14 +59,6 @@ export function signWebhook(webhook: BankLinkWebhook, secret: WebhookSecret, at:
   };
 }
 
-function headerValue(headers: WebhookHeaders, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name) continue;
-    return typeof value === 'string' ? value : value?.[0];
-  }
-  return undefined;
-}
-
 const SIGNATURE = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 
 /** True only for a signature of exactly this body, made within the tolerance of `now` (either side). */
@@ -78,48 +71,16 @@ export function verifyWebhookSignature(rawBody: string, headers: WebhookHeaders,
   return timingSafeEqual(expected, Buffer.from(match[2] as string, 'hex'));
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
-
-/** A provider's id is opaque but printable. */
-const OPAQUE_ID = /^[\x21-\x7e]{1,200}$/;
-const opaqueId = (value: unknown): string | null => (typeof value === 'string' && OPAQUE_ID.test(value) ? value : null);
-
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An ISO-8601 instant, normalised to UTC milliseconds (what events and read models hold); anything else is null. */
-function instant(value: unknown): string | null {
-  if (typeof value !== 'string' || !ISO_INSTANT.test(value)) return null;
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  // Date.parse rolls 30 February over into March: a day that does not exist is not a date.
-  const calendarDay = new Date(Date.UTC(year, month - 1, day));
-  if (calendarDay.getUTCMonth() !== month - 1 || calendarDay.getUTCDate() !== day) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
-}
-
-function wireError(body: WireBody): { errorCode: string; errorMessage: string } | null {
-  const error = body.error;
-  if (typeof error !== 'object' || error === null) return null;
-  const errorCode = text((error as WireBody).error_code);
-  return errorCode === null ? null : { errorCode, errorMessage: text((error as WireBody).error_message) ?? '' };
-}
-
 /**
  * A body parsed into what the port acts on. A known code without its id, item, error or date is
  * unrecognised rather than half-understood: the receiver ignores it (and logs it).
  */
 export function parseWebhookBody(rawBody: string): BankLinkWebhook | UnrecognisedWebhook {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody);
-  } catch {
-    return { code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null };
-  const wire = body as WireBody;
-  const rawCode = text(wire.webhook_code);
-  const itemId = opaqueId(wire.item_id);
-  const webhookId = opaqueId(wire.webhook_id);
+  const wire = wireObjectOf(rawBody);
+  if (wire === null) return { code: 'UNRECOGNISED', rawCode: null, itemId: null, webhookId: null };
+  const rawCode = wireText(wire.webhook_code);
+  const itemId = wireOpaqueId(wire.item_id);
+  const webhookId = wireOpaqueId(wire.webhook_id);
   const unrecognised: UnrecognisedWebhook = { code: 'UNRECOGNISED', rawCode, itemId, webhookId };
   if (itemId === null || webhookId === null) return unrecognised;
   switch (rawCode) {
@@ -131,12 +92,12 @@ export function parseWebhookBody(rawBody: string): BankLinkWebhook | Unrecognise
       return error === null ? unrecognised : { webhookId, code: rawCode, itemId, error };
     }
     case 'PENDING_DISCONNECT': {
-      const disconnectAt = instant(wire.disconnect_at);
+      const disconnectAt = wireInstant(wire.disconnect_at);
       const reason = wire.reason === 'INSTITUTION_MIGRATION' ? 'INSTITUTION_MIGRATION' : 'INSTITUTION_TOKEN_EXPIRATION';
       return disconnectAt === null ? unrecognised : { webhookId, code: rawCode, itemId, disconnectAt, reason };
     }
     case 'PENDING_EXPIRATION': {
-      const consentExpiresAt = instant(wire.consent_expiration_time);
+      const consentExpiresAt = wireInstant(wire.consent_expiration_time);
       return consentExpiresAt === null ? unrecognised : { webhookId, code: rawCode, itemId, consentExpiresAt };
     }
     case 'LOGIN_REPAIRED':

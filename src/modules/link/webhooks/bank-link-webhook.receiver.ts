@@ -58,11 +58,11 @@ export class BankLinkWebhookReceiver {
   async receive(rawBody: string, headers: WebhookHeaders, requestId: string): Promise<WebhookReceipt> {
     const provider = this.bankLink.provider;
     const now = this.clock.now();
-    if (!provider || !provider.verifyWebhook(rawBody, headers, now)) {
+    if (!provider || !(await provider.verifyWebhook(rawBody, headers, now))) {
       this.log.warn({ requestId, provider: this.bankLink.providerName }, 'bank-link webhook refused: signature missing, wrong or stale');
       return { outcome: 'rejected' };
     }
-    const webhook = provider.parseWebhook(rawBody);
+    const webhook = provider.parseWebhook(rawBody, headers);
     const problem = unacceptableWebhook(rawBody, webhook);
     if (problem !== null) {
       this.log.warn({ requestId, provider: this.bankLink.providerName, problem }, 'bank-link webhook refused: signed, but not what the service stores');
