@@ -144,6 +144,12 @@ export interface LinkItemState {
   readonly pendingDisconnectAt: string | null;
   /** The provider cursor after the last imported page; null before the first. */
   readonly cursor: string | null;
+  /**
+   * The cursor the last complete sync ended on (its last page had no more after it); null before
+   * one. A sync's paging starts there, and starts there again when the provider's data moved
+   * while it paged (PAGINATION_RESTART_REQUIRED), even after a crash left `cursor` mid-way.
+   */
+  readonly syncStartCursor: string | null;
   /** The last balances recorded per account id (at linking, then each refresh). */
   readonly balances: Readonly<Record<string, LinkedAccountBalances>>;
 }
@@ -158,6 +164,7 @@ export const initialLinkItemState = (): LinkItemState => ({
   newAccountsAvailable: false,
   pendingDisconnectAt: null,
   cursor: null,
+  syncStartCursor: null,
   balances: {},
 });
 
@@ -195,7 +202,8 @@ export function evolveLinkItem(state: LinkItemState, event: LinkItemEvent): Link
     case 'LinkItemDisconnected':
       return { ...state, status: 'disconnected' };
     case 'LinkItemSyncPageImported':
-      return { ...state, cursor: event.data.cursor };
+      // Pages recorded before `hasMore` was kept each ended their sync as far as is known.
+      return { ...state, cursor: event.data.cursor, syncStartCursor: event.data.hasMore === true ? state.syncStartCursor : event.data.cursor };
     case 'LinkItemBalancesRefreshed': {
       const balances = { ...state.balances };
       for (const { accountId, current, available, limit } of event.data.balances) balances[accountId] = { current, available, limit };

@@ -58,13 +58,18 @@ export interface BankLinkSyncDependencies {
 /** Changes asked of the provider per page. */
 export const SYNC_PAGE_SIZE = 500;
 
+/** Paging started again this often in one run at most; then the job fails and is retried later. */
+export const MAX_PAGINATION_RESTARTS = 3;
+
 /**
  * Pages through the provider's changes from the cursor the item's events hold: each page's
  * transactions (added, then modified, then removed) on their own streams, actor `system`, then
  * `LinkItemSyncPageImported` with the page's cursor at the item revision the sync last knew. A sync
  * stopped part-way starts again from the last recorded page; every import decision is idempotent,
  * so the page it re-reads appends nothing twice. Once the last page is in, the accounts' balances
- * as the provider has them now (`LinkItemBalancesRefreshed`, only when they moved).
+ * as the provider has them now (`LinkItemBalancesRefreshed`, only when they moved). A provider
+ * whose data moves while the sync pages (PAGINATION_RESTART_REQUIRED) has it page again from the
+ * cursor the last complete sync ended on (`syncStartCursor`), as Plaid documents.
  */
 export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: BankLinkSyncHooks = {}): JobDefinition<BankLinkSyncInput> {
   return {
@@ -100,9 +105,21 @@ export function bankLinkSyncJob(dependencies: BankLinkSyncDependencies, hooks: B
       let next = fetchPage(item.state.cursor);
       let transactionsChanged = false;
       const totals = { added: 0, modified: 0, removed: 0 };
+      let restarts = 0;
       try {
         for (let pageNumber = 1; ; pageNumber += 1) {
-          const prepared = await next;
+          let prepared;
+          try {
+            prepared = await next;
+          } catch (error) {
+            if (!(error instanceof BankLinkError && error.code === 'PAGINATION_RESTART_REQUIRED') || restarts >= MAX_PAGINATION_RESTARTS) throw error;
+            // The provider's data moved under the paging: all of it again from where it began (the
+            // pages applied meanwhile are applied again, which appends nothing twice).
+            restarts += 1;
+            Object.assign(totals, { added: 0, modified: 0, removed: 0 });
+            next = fetchPage(item.state.syncStartCursor);
+            continue;
+          }
           if (prepared === null) return;
           const { page } = prepared;
           if (page.hasMore) next = fetchPage(page.nextCursor);
