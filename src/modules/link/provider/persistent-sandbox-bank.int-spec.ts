@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createMigratedDatabase } from '../../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
+import { bankLinkContract } from '../bank-link-contract.test-support.js';
 import { BankLinkError, type ExchangedItem, type ProviderTransaction, type SyncPage } from '../bank-link.port.js';
 import { createPersistentSandboxBank, type PersistentSandboxBank } from './persistent-sandbox-bank.js';
 
@@ -284,3 +285,18 @@ describe('the sandbox bank kept in PostgreSQL', () => {
     });
   });
 });
+
+bankLinkContract('the sandbox bank kept in PostgreSQL', () => ({
+  provider: one,
+  pageSize: 250,
+  now: () => clock.now(),
+  newItemPublicToken: (userId) => one.createPublicToken({ userId }),
+  reconnectPublicToken: (userId, linkToken) => one.createPublicToken({ userId, linkToken }),
+  expectedTransactions: async (item) => (await one.itemHistory(item.itemId)).transactions,
+  requireLogin: async (item) => void (await one.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' })),
+  repairLogin: async (item) => void (await one.fireWebhook({ itemId: item.itemId, code: 'LOGIN_REPAIRED' })),
+  signedWebhook: async (item, code, at) => {
+    const { rawBody, headers } = await one.fireWebhook({ itemId: item.itemId, code, at });
+    return { rawBody, headers: { ...headers } };
+  },
+}));

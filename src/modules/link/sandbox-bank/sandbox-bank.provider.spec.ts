@@ -1,3 +1,4 @@
+import { bankLinkContract } from '../bank-link-contract.test-support.js';
 import { BANK_LINK_WEBHOOK_CODES, BankLinkError, type ProviderTransaction } from '../bank-link.port.js';
 import { createSandboxBank, SANDBOX_SIGNATURE_HEADER, type SandboxBank } from './index.js';
 
@@ -260,4 +261,22 @@ describe('a sandbox bank whose items live on after asOf', () => {
     expect(item.accounts).toEqual(reference.item.accounts);
     expect(JSON.stringify(still.itemHistory(item.itemId))).toBe(JSON.stringify(reference.bank.itemHistory(reference.item.itemId)));
   });
+});
+
+describe('the in-memory sandbox bank', () => {
+  const bank = createSandboxBank({ seed: 11, asOf, clock: { now: () => now } });
+  bankLinkContract('the in-memory sandbox bank', () => ({
+    provider: bank,
+    pageSize: 250,
+    now: () => now,
+    newItemPublicToken: async (userId) => bank.createPublicToken({ userId }),
+    reconnectPublicToken: async (userId, linkToken) => bank.createPublicToken({ userId, linkToken }),
+    expectedTransactions: async (item) => bank.itemHistory(item.itemId).transactions,
+    requireLogin: async (item) => void bank.fireWebhook({ itemId: item.itemId, code: 'ITEM_LOGIN_REQUIRED' }),
+    repairLogin: async (item) => void bank.fireWebhook({ itemId: item.itemId, code: 'LOGIN_REPAIRED' }),
+    signedWebhook: async (item, code, at) => {
+      const { rawBody, headers } = bank.fireWebhook({ itemId: item.itemId, code, at });
+      return { rawBody, headers: { ...headers } };
+    },
+  }));
 });
