@@ -37,7 +37,7 @@ describe('configuration', () => {
   it('reads the bank-link provider (sandbox by default) and the access-token key as base64 or hex', () => {
     expect(loadConfig({})).toMatchObject({ bankLinkProvider: 'sandbox', linkTokenKey: null });
     expect(loadConfig({ BANK_LINK_PROVIDER: 'none' }).bankLinkProvider).toBe('none');
-    expect(() => loadConfig({ BANK_LINK_PROVIDER: 'plaid' })).toThrow(/^BANK_LINK_PROVIDER must be one of sandbox, none/);
+    expect(() => loadConfig({ BANK_LINK_PROVIDER: 'teller' })).toThrow(/^BANK_LINK_PROVIDER must be one of sandbox, plaid, none/);
     const key = Buffer.alloc(32, 9);
     expect(loadConfig({ LINK_TOKEN_KEY: key.toString('base64') }).linkTokenKey).toEqual(key);
     expect(loadConfig({ LINK_TOKEN_KEY: key.toString('hex') }).linkTokenKey).toEqual(key);
@@ -65,7 +65,7 @@ describe('configuration', () => {
   it('reads the quote provider (sandbox by default), the quote cache TTL (15 s) and the provider call timeout (2 s)', () => {
     expect(loadConfig({})).toMatchObject({ quoteProvider: 'sandbox', quoteCacheTtlSeconds: 15, quoteProviderTimeoutMs: 2000 });
     expect(loadConfig({ QUOTE_PROVIDER: 'none', QUOTE_CACHE_TTL_SECONDS: '60', QUOTE_PROVIDER_TIMEOUT_MS: '500' })).toMatchObject({ quoteProvider: 'none', quoteCacheTtlSeconds: 60, quoteProviderTimeoutMs: 500 });
-    expect(() => loadConfig({ QUOTE_PROVIDER: 'exchange' })).toThrow(/^QUOTE_PROVIDER must be one of sandbox, none/);
+    expect(() => loadConfig({ QUOTE_PROVIDER: 'exchange' })).toThrow(/^QUOTE_PROVIDER must be one of sandbox, alphavantage, none/);
     expect(() => loadConfig({ QUOTE_CACHE_TTL_SECONDS: '0' })).toThrow('QUOTE_CACHE_TTL_SECONDS must be a whole number from 1 to 3600, got "0".');
     expect(() => loadConfig({ QUOTE_PROVIDER_TIMEOUT_MS: '1.5' })).toThrow(/^QUOTE_PROVIDER_TIMEOUT_MS must be a whole number from 1 to 60000/);
   });
@@ -78,8 +78,31 @@ describe('configuration', () => {
       brokerageReturnUrl: 'https://app.example/brokerage/done',
       brokerageSyncIntervalMinutes: 0,
     });
-    expect(() => loadConfig({ BROKERAGE_LINK_PROVIDER: 'snaptrade' })).toThrow(/^BROKERAGE_LINK_PROVIDER must be one of sandbox, none/);
+    expect(() => loadConfig({ BROKERAGE_LINK_PROVIDER: 'alpaca' })).toThrow(/^BROKERAGE_LINK_PROVIDER must be one of sandbox, snaptrade, none/);
     expect(() => loadConfig({ BROKERAGE_RETURN_URL: 'javascript:alert(1)' })).toThrow(/^BROKERAGE_RETURN_URL must start with http:\/\/ or https:\/\//);
     expect(() => loadConfig({ BROKERAGE_SYNC_INTERVAL_MINUTES: '1441' })).toThrow(/^BROKERAGE_SYNC_INTERVAL_MINUTES must be a whole number from 0 to 1440/);
+  });
+
+  it('reads Plaid only when it is the bank-link provider, and refuses it without its credentials, with a retired or unknown environment, or a bad country code', () => {
+    expect(loadConfig({ PLAID_CLIENT_ID: 'ignored' }).plaid).toBeNull();
+    const plaid = { BANK_LINK_PROVIDER: 'plaid', PLAID_CLIENT_ID: '5f3c0e9a1b2c3d4e5f6a7b8c', PLAID_SECRET: '0123456789abcdef0123456789abcd' };
+    expect(loadConfig(plaid)).toMatchObject({ bankLinkProvider: 'plaid', plaid: { clientId: plaid.PLAID_CLIENT_ID, secret: plaid.PLAID_SECRET, environment: 'sandbox', baseUrl: 'https://sandbox.plaid.com', countryCodes: ['US'] } });
+    expect(loadConfig({ ...plaid, PLAID_ENV: 'production', PLAID_COUNTRY_CODES: 'us, ca' }).plaid).toMatchObject({ environment: 'production', baseUrl: 'https://production.plaid.com', countryCodes: ['US', 'CA'] });
+    expect(loadConfig({ ...plaid, PLAID_BASE_URL: 'http://127.0.0.1:4010/' }).plaid?.baseUrl).toBe('http://127.0.0.1:4010');
+    expect(() => loadConfig({ BANK_LINK_PROVIDER: 'plaid' })).toThrow(new ConfigError('BANK_LINK_PROVIDER=plaid needs PLAID_CLIENT_ID and PLAID_SECRET; missing: PLAID_CLIENT_ID, PLAID_SECRET.'));
+    expect(() => loadConfig({ ...plaid, PLAID_SECRET: ' ' })).toThrow('BANK_LINK_PROVIDER=plaid needs PLAID_CLIENT_ID and PLAID_SECRET; missing: PLAID_SECRET.');
+    expect(() => loadConfig({ ...plaid, PLAID_SECRET: 'abc def' })).toThrow(/^PLAID_SECRET must not contain spaces/);
+    expect(() => loadConfig({ ...plaid, PLAID_ENV: 'development' })).toThrow(/^PLAID_ENV=development names an environment Plaid has retired: use sandbox .* or production/);
+    expect(() => loadConfig({ ...plaid, PLAID_ENV: 'staging' })).toThrow('PLAID_ENV must be sandbox or production, got "staging".');
+    expect(() => loadConfig({ ...plaid, PLAID_COUNTRY_CODES: 'USA' })).toThrow(/^PLAID_COUNTRY_CODES must be comma-separated two-letter country codes/);
+    expect(() => loadConfig({ ...plaid, PLAID_BASE_URL: 'ftp://plaid' })).toThrow(/^PLAID_BASE_URL must start with http:\/\/ or https:\/\//);
+  });
+
+  it('reads SnapTrade and Alpha Vantage only when chosen, and refuses either without its key', () => {
+    expect(loadConfig({})).toMatchObject({ snapTrade: null, alphaVantage: null });
+    expect(loadConfig({ BROKERAGE_LINK_PROVIDER: 'snaptrade', SNAPTRADE_CLIENT_ID: 'LEDGERLINE-TEST', SNAPTRADE_CONSUMER_KEY: 'consumer-key' }).snapTrade).toEqual({ clientId: 'LEDGERLINE-TEST', consumerKey: 'consumer-key', baseUrl: 'https://api.snaptrade.com' });
+    expect(() => loadConfig({ BROKERAGE_LINK_PROVIDER: 'snaptrade', SNAPTRADE_CLIENT_ID: 'LEDGERLINE-TEST' })).toThrow('BROKERAGE_LINK_PROVIDER=snaptrade needs SNAPTRADE_CLIENT_ID and SNAPTRADE_CONSUMER_KEY; missing: SNAPTRADE_CONSUMER_KEY.');
+    expect(loadConfig({ QUOTE_PROVIDER: 'alphavantage', ALPHA_VANTAGE_API_KEY: 'DEMOKEY123' }).alphaVantage).toEqual({ apiKey: 'DEMOKEY123', baseUrl: 'https://www.alphavantage.co' });
+    expect(() => loadConfig({ QUOTE_PROVIDER: 'alphavantage' })).toThrow('QUOTE_PROVIDER=alphavantage needs ALPHA_VANTAGE_API_KEY; missing: ALPHA_VANTAGE_API_KEY.');
   });
 });

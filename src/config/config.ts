@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-providers.js';
+import { type AlphaVantageConfig, loadAlphaVantageConfig, loadPlaidConfig, loadSnapTradeConfig, type PlaidConfig, type SnapTradeConfig } from './provider-credentials.js';
 
 export { ConfigError } from './config-error.js';
 export type { OAuthProviderConfig } from './oauth-providers.js';
+export type { AlphaVantageConfig, PlaidConfig, SnapTradeConfig } from './provider-credentials.js';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface AppConfig {
@@ -42,6 +44,8 @@ export interface AppConfig {
   readonly oauthProviders: readonly OAuthProviderConfig[];
   /** The bank-link provider behind the port; `sandbox` also serves the sandbox operations, `none` turns linking off. */
   readonly bankLinkProvider: BankLinkProviderName;
+  /** PLAID_*: present exactly when the bank-link provider is Plaid. */
+  readonly plaid: PlaidConfig | null;
   /** 32 bytes sealing the providers' access tokens; absent: a key generated and kept in `dataDir`. */
   readonly linkTokenKey: Buffer | null;
   /** 32 bytes the sandbox bank-link provider signs its webhooks with (and the receiver verifies them with); absent: generated and kept in `dataDir`. */
@@ -52,12 +56,16 @@ export interface AppConfig {
   readonly recurringRefreshDebounceMs: number;
   /** The market-quote provider behind the quote port; `none` turns quotes off (503 QUOTE_PROVIDER_NOT_CONFIGURED). */
   readonly quoteProvider: QuoteProviderName;
+  /** ALPHA_VANTAGE_*: present exactly when the quote provider is Alpha Vantage. */
+  readonly alphaVantage: AlphaVantageConfig | null;
   /** How long a quote, or a symbol's absence, is answered from the cache (seconds). */
   readonly quoteCacheTtlSeconds: number;
   /** A call to the quote provider that has not answered by then fails: 503 QUOTE_PROVIDER_UNAVAILABLE. */
   readonly quoteProviderTimeoutMs: number;
   /** The brokerage-link provider behind the port; `sandbox` also serves the sandbox brokerage operations, `none` turns connecting off. */
   readonly brokerageLinkProvider: BrokerageLinkProviderName;
+  /** SNAPTRADE_*: present exactly when the brokerage-link provider is SnapTrade. */
+  readonly snapTrade: SnapTradeConfig | null;
   /** Where the connection portal sends the browser back, with `brokerageAuthorizationId` and `status` added to its query. */
   readonly brokerageReturnUrl: string;
   /** Every brokerage authorization is synced (and its accounts snapshotted) this often without being asked (minutes, at most a day); 0 turns it off. */
@@ -72,13 +80,13 @@ export interface AppConfig {
   readonly webhookConcurrency: number;
 }
 
-export const BANK_LINK_PROVIDERS = ['sandbox', 'none'] as const;
+export const BANK_LINK_PROVIDERS = ['sandbox', 'plaid', 'none'] as const;
 export type BankLinkProviderName = (typeof BANK_LINK_PROVIDERS)[number];
 
-export const BROKERAGE_LINK_PROVIDERS = ['sandbox', 'none'] as const;
+export const BROKERAGE_LINK_PROVIDERS = ['sandbox', 'snaptrade', 'none'] as const;
 export type BrokerageLinkProviderName = (typeof BROKERAGE_LINK_PROVIDERS)[number];
 
-export const QUOTE_PROVIDERS = ['sandbox', 'none'] as const;
+export const QUOTE_PROVIDERS = ['sandbox', 'alphavantage', 'none'] as const;
 export type QuoteProviderName = (typeof QUOTE_PROVIDERS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const allowedCallbackOrigins = origins(env, 'ALLOWED_CALLBACK_ORIGINS');
   const oauthProviders = loadOAuthProviders(env);
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const bankLinkProvider = oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox');
+  const quoteProvider = oneOf(env, 'QUOTE_PROVIDER', QUOTE_PROVIDERS, 'sandbox');
+  const brokerageLinkProvider = oneOf(env, 'BROKERAGE_LINK_PROVIDER', BROKERAGE_LINK_PROVIDERS, 'sandbox');
   return {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
@@ -110,15 +121,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionMaxLifetimeDays: integer(env, 'SESSION_MAX_LIFETIME_DAYS', 90, 1, 3650),
     apiKeyCacheSize: integer(env, 'API_KEY_CACHE_SIZE', 10_000, 0, 1_000_000),
     oauthProviders,
-    bankLinkProvider: oneOf(env, 'BANK_LINK_PROVIDER', BANK_LINK_PROVIDERS, 'sandbox'),
+    bankLinkProvider,
+    plaid: loadPlaidConfig(env, bankLinkProvider === 'plaid'),
     linkTokenKey: key32(env, 'LINK_TOKEN_KEY'),
     sandboxWebhookSecret: key32(env, 'SANDBOX_WEBHOOK_SECRET'),
     bankLinkSyncIntervalMinutes: integer(env, 'BANK_LINK_SYNC_INTERVAL_MINUTES', 60, 0, 1440),
     recurringRefreshDebounceMs: integer(env, 'RECURRING_REFRESH_DEBOUNCE_MS', 5000, 0, 600_000),
-    quoteProvider: oneOf(env, 'QUOTE_PROVIDER', QUOTE_PROVIDERS, 'sandbox'),
+    quoteProvider,
+    alphaVantage: loadAlphaVantageConfig(env, quoteProvider === 'alphavantage'),
     quoteCacheTtlSeconds: integer(env, 'QUOTE_CACHE_TTL_SECONDS', 15, 1, 3600),
     quoteProviderTimeoutMs: integer(env, 'QUOTE_PROVIDER_TIMEOUT_MS', 2000, 1, 60000),
-    brokerageLinkProvider: oneOf(env, 'BROKERAGE_LINK_PROVIDER', BROKERAGE_LINK_PROVIDERS, 'sandbox'),
+    brokerageLinkProvider,
+    snapTrade: loadSnapTradeConfig(env, brokerageLinkProvider === 'snaptrade'),
     brokerageReturnUrl: url(env, 'BROKERAGE_RETURN_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/`,
     brokerageSyncIntervalMinutes: integer(env, 'BROKERAGE_SYNC_INTERVAL_MINUTES', 1440, 0, 1440),
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),

@@ -32,6 +32,7 @@ export async function createBrokerageLink(config: AppConfig, db: Kysely<Database
   const sealer = new AccessTokenSealer(await loadAccessTokenKey(config.linkTokenKey, config.dataDir));
   const returnUrl = config.brokerageReturnUrl;
   if (config.brokerageLinkProvider === 'none') return { providerName: 'none', provider: null, sandbox: null, sealer, returnUrl };
+  if (config.brokerageLinkProvider === 'snaptrade') throw new Error('BROKERAGE_LINK_PROVIDER=snaptrade is not wired yet');
   const portalUrl = `${config.publicUrl.replace(/\/+$/, '')}${SANDBOX_PORTAL_PATH}`;
   const sandbox = createPersistentSandboxBrokerage(db, { clock, market: createSandboxMarket(), portalUrl });
   return { providerName: 'sandbox', provider: sandbox, sandbox, sealer, returnUrl };

@@ -40,6 +40,7 @@ export function replacedQuoteProvider(runtime: object): QuoteProvider | undefine
  */
 export function configuredQuoteProvider(config: AppConfig, clock: Clock): QuoteProvider | null {
   if (config.quoteProvider === 'none') return null;
+  if (config.quoteProvider === 'alphavantage') throw new Error('QUOTE_PROVIDER=alphavantage is not wired yet');
   return createSandboxQuoteProvider({ market: createSandboxMarket(), clock });
 }
 
