@@ -25,6 +25,8 @@ export interface PlaidMock {
   repairLogin(itemId: string): void;
   /** Plaid records a change for the item: a sync paging through older updates now meets a mutation. */
   addUpdate(itemId: string, update: SyncLogUpdate): void;
+  /** `count` new card purchases for the item (copies of a recorded one under new ids): an item with many pages. */
+  addPurchases(itemId: string, count: number): string[];
   itemIdOf(accessToken: string): string;
   /** A webhook body from test/fixtures/plaid/webhooks for the item, signed as Plaid signs them at `at` (with the current key, or `key`). */
   signedWebhook(itemId: string, fixtureName: string, at: Date, key?: MockSigningKey): { rawBody: string; headers: Record<string, string> };
@@ -212,6 +214,12 @@ export async function startPlaidMock(options: { now?: () => Date } = {}): Promis
     requireLogin: (itemId) => void (itemById(itemId).error = errorOf('item-login-required').body),
     repairLogin: (itemId) => void (itemById(itemId).error = null),
     addUpdate: (itemId, update) => void itemById(itemId).log.push(update),
+    addPurchases(itemId, count) {
+      const template = baseLog.find((update) => update.transaction.transaction_id === 'Lp2xV9sQ4mBn7KcW1dZ8gYr3TfJ6hUaEoRiM5')!.transaction;
+      const ids = Array.from({ length: count }, () => base62(37));
+      itemById(itemId).log.push(...ids.map((transaction_id, index): SyncLogUpdate => ({ kind: 'added', transaction: { ...template, transaction_id, amount: 1 + (index % 50) } })));
+      return ids;
+    },
     itemIdOf: (accessToken) => byAccessToken.get(accessToken)?.itemId ?? '',
     signedWebhook(itemId, fixtureName, at, key = keys[keys.length - 1]!) {
       const body = { ...fixture(`plaid/webhooks/${fixtureName}.json`), item_id: itemId };
