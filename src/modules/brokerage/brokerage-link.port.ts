@@ -1,5 +1,6 @@
 /**
- * The brokerage-link provider port (SnapTrade-like): a user registered with the provider connects
+ * The brokerage-link provider port (SnapTrade-like; SnapTrade's adapter is `./provider/snaptrade`,
+ * and it and the sandbox pass `brokerage-link-contract.test-support.ts`): a user registered with the provider connects
  * brokerages through a hosted portal; each connection is an authorization holding accounts.
  * Money, prices and units are decimal strings. An activity's `amount` is its signed effect on
  * cash, fees included: BUY and FEE negative; SELL, DIVIDEND and CONTRIBUTION positive; TRANSFER
@@ -38,7 +39,8 @@ export interface BrokerageAccount {
   /** Masked account number. */
   readonly number: string;
   readonly institutionName: string;
-  readonly accountType: 'individual' | 'roth_ira' | 'traditional_ira' | '401k';
+  /** `other`: a type the provider names that is none of these (its subtype in GET /accounts is `other`). */
+  readonly accountType: 'individual' | 'roth_ira' | 'traditional_ira' | '401k' | 'other';
   readonly status: 'open' | 'closed';
   readonly currency: string;
 }
@@ -114,7 +116,12 @@ export class BrokerageLinkError extends Error {
 
 export interface BrokerageLinkProvider {
   registerUser(userId: string): Promise<BrokerageUser>;
-  createConnectionPortal(request: { user: BrokerageUser; reconnectAuthorizationId?: string }): Promise<ConnectionPortal>;
+  /**
+   * The portal's address. A provider that hosts its own portal sends the browser to `returnUrl`
+   * when the user is done there (the service then asks it what the user connected); the
+   * sandbox's portal is a page of the service and completes the connection itself.
+   */
+  createConnectionPortal(request: { user: BrokerageUser; reconnectAuthorizationId?: string; returnUrl?: string }): Promise<ConnectionPortal>;
   listAuthorizations(user: BrokerageUser): Promise<BrokerageAuthorization[]>;
   removeAuthorization(user: BrokerageUser, authorizationId: string): Promise<void>;
   listAccounts(user: BrokerageUser): Promise<BrokerageAccount[]>;

@@ -1,6 +1,7 @@
 import { createMigratedDatabase } from '../../../../test/support/test-database.js';
 import type { DatabaseConnection } from '../../../infrastructure/database/database.js';
 import { createSandboxMarket } from '../../quotes/sandbox-market/index.js';
+import { brokerageLinkContract } from '../brokerage-link-contract.test-support.js';
 import { BrokerageLinkError, type BrokerageUser } from '../brokerage-link.port.js';
 import { valueHoldings } from '../accounts/holdings-valuation.js';
 import { createPersistentSandboxBrokerage, type PersistentSandboxBrokerage } from './persistent-sandbox-brokerage.js';
@@ -137,4 +138,14 @@ describe('the sandbox brokerage kept in PostgreSQL', () => {
     expect(await brokerage.listAccounts(renewed)).toEqual([]);
     await expect(brokerage.getBalance(renewed, account!.id)).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
   });
+});
+
+brokerageLinkContract('the sandbox brokerage kept in PostgreSQL', () => {
+  const brokerage = instance();
+  return {
+    provider: brokerage,
+    now: () => clock.now(),
+    completePortal: async (redirectUri) => (await brokerage.completePortalSession(sessionOf(redirectUri))).authorization.id,
+    disableAuthorization: (authorizationId) => brokerage.disableAuthorization(authorizationId),
+  };
 });
