@@ -48,12 +48,14 @@ describe('OpenAPI document', () => {
     expect(served.length).toBeGreaterThan(10);
     expect(documented.sort()).toEqual(served.sort());
     for (const [route, operations] of Object.entries(document.paths)) {
-      if (!route.startsWith('/v1/') || route === '/v1/webhooks/bank-link' || route === '/v1/sandbox/brokerage/portal') continue;
+      if (!route.startsWith('/v1/') || route === '/v1/webhooks/bank-link' || route === '/v1/sandbox/brokerage/portal' || route === '/v1/brokerage/portal/return') continue;
       for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
     }
     // Sent by the bank-link provider: verified by its signature over the body, not by a user's credential.
     expect(document.paths['/v1/webhooks/bank-link'].post.security).toEqual([]);
     expect(document.paths['/v1/sandbox/brokerage/portal'].get.security).toEqual([]);
+    // Opened by the browser a provider's portal sends back: the session token in the URL is the credential.
+    expect(document.paths['/v1/brokerage/portal/return'].get.security).toEqual([]);
     expect(document.paths['/api/auth/sign-in/social'].post.security).toEqual([]);
     expect(document.paths['/api/auth/callback/{provider}'].get.security).toEqual([]);
     expect(document.paths['/api/auth/session'].get.security).toEqual([{ sessionCookie: [] }]);

@@ -26,6 +26,7 @@ import * as webhooks from './migrations/0029-webhooks.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
 import * as statementImports from './migrations/0031-statement-imports.js';
 import * as rules from './migrations/0032-rules.js';
+import * as brokeragePortalReturns from './migrations/0036-brokerage-portal-returns.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0030-idempotency-keys': idempotencyKeys,
   '0031-statement-imports': statementImports,
   '0032-rules': rules,
+  '0036-brokerage-portal-returns': brokeragePortalReturns,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

@@ -293,6 +293,18 @@ export interface SandboxBrokeragePortalSessionsTable {
   authorization_id: string | null;
 }
 
+/** The return of a real provider's connection portal to the service (migration 0036, decision 0046). */
+export interface BrokeragePortalReturnsTable {
+  token_hash: Buffer;
+  user_id: string;
+  provider: string;
+  /** The authorization the portal reconnects (null: a new connection). */
+  reconnect_authorization_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 /** A user's webhook endpoint (migration 0029, decision 0039): configuration, not events. */
 export interface WebhookEndpointsTable {
   id: string;
@@ -356,6 +368,7 @@ export interface Database {
   sandbox_brokerage_users: SandboxBrokerageUsersTable;
   sandbox_brokerage_authorizations: SandboxBrokerageAuthorizationsTable;
   sandbox_brokerage_portal_sessions: SandboxBrokeragePortalSessionsTable;
+  brokerage_portal_returns: BrokeragePortalReturnsTable;
   accounts: AccountsTable;
   transactions: TransactionsTable;
   transaction_activity: TransactionActivityTable;

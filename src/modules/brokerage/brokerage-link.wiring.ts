@@ -6,11 +6,14 @@ import { AccessTokenSealer, loadAccessTokenKey } from '../link/provider/access-t
 import { createSandboxMarket } from '../quotes/sandbox-market/index.js';
 import type { BrokerageLinkProvider } from './brokerage-link.port.js';
 import { createPersistentSandboxBrokerage, type PersistentSandboxBrokerage } from './provider/persistent-sandbox-brokerage.js';
+import { createSnapTradeBrokerage } from './provider/snaptrade/snaptrade-brokerage.js';
 
 export const BROKERAGE_LINK = Symbol('BrokerageLink');
 
 /** The sandbox's connection portal, a page of the service itself (GET, no credential: a browser opens it). */
 export const SANDBOX_PORTAL_PATH = '/v1/sandbox/brokerage/portal';
+/** Where a real provider's portal sends the browser back: the service asks the provider what was connected. */
+export const PORTAL_RETURN_PATH = '/v1/brokerage/portal/return';
 
 /** The configured brokerage-link provider, its sandbox controls when it is the sandbox, and the sealer of its user secrets. */
 export interface BrokerageLink {
@@ -20,8 +23,10 @@ export interface BrokerageLink {
   /** Only while the sandbox is the configured provider: the sandbox operations exist only then. */
   readonly sandbox: PersistentSandboxBrokerage | null;
   readonly sealer: AccessTokenSealer;
-  /** BROKERAGE_RETURN_URL: where the portal sends the browser back. */
+  /** BROKERAGE_RETURN_URL: where the browser goes once the connection is recorded. */
   readonly returnUrl: string;
+  /** `$PUBLIC_URL/v1/brokerage/portal/return`: where a real provider's portal sends the browser first. */
+  readonly portalReturnUrl: string;
 }
 
 /**
@@ -31,9 +36,15 @@ export interface BrokerageLink {
 export async function createBrokerageLink(config: AppConfig, db: Kysely<Database>, clock: Clock): Promise<BrokerageLink> {
   const sealer = new AccessTokenSealer(await loadAccessTokenKey(config.linkTokenKey, config.dataDir));
   const returnUrl = config.brokerageReturnUrl;
-  if (config.brokerageLinkProvider === 'none') return { providerName: 'none', provider: null, sandbox: null, sealer, returnUrl };
-  if (config.brokerageLinkProvider === 'snaptrade') throw new Error('BROKERAGE_LINK_PROVIDER=snaptrade is not wired yet');
-  const portalUrl = `${config.publicUrl.replace(/\/+$/, '')}${SANDBOX_PORTAL_PATH}`;
-  const sandbox = createPersistentSandboxBrokerage(db, { clock, market: createSandboxMarket(), portalUrl });
-  return { providerName: 'sandbox', provider: sandbox, sandbox, sealer, returnUrl };
+  const publicUrl = config.publicUrl.replace(/\/+$/, '');
+  const portalReturnUrl = `${publicUrl}${PORTAL_RETURN_PATH}`;
+  if (config.brokerageLinkProvider === 'none') return { providerName: 'none', provider: null, sandbox: null, sealer, returnUrl, portalReturnUrl };
+  if (config.brokerageLinkProvider === 'snaptrade') {
+    const snapTrade = config.snapTrade;
+    if (snapTrade === null) throw new Error('BROKERAGE_LINK_PROVIDER=snaptrade without its settings: loadConfig refuses that');
+    const provider = createSnapTradeBrokerage({ clientId: snapTrade.clientId, consumerKey: snapTrade.consumerKey, basePath: snapTrade.baseUrl, clock });
+    return { providerName: 'snaptrade', provider, sandbox: null, sealer, returnUrl, portalReturnUrl };
+  }
+  const sandbox = createPersistentSandboxBrokerage(db, { clock, market: createSandboxMarket(), portalUrl: `${publicUrl}${SANDBOX_PORTAL_PATH}` });
+  return { providerName: 'sandbox', provider: sandbox, sandbox, sealer, returnUrl, portalReturnUrl };
 }

@@ -14,7 +14,7 @@ export const PRUNE_EVERY_MINUTES = 15;
 
 /** A table of short-lived rows, and the column past which a row is of no use to anyone. */
 interface Expiring {
-  readonly table: 'sandbox_bank_link_tokens' | 'sandbox_bank_public_tokens' | 'sandbox_brokerage_portal_sessions' | 'bank_link_webhooks_received' | 'idempotency_keys';
+  readonly table: 'sandbox_bank_link_tokens' | 'sandbox_bank_public_tokens' | 'sandbox_brokerage_portal_sessions' | 'brokerage_portal_returns' | 'bank_link_webhooks_received' | 'idempotency_keys';
   readonly column: 'expires_at' | 'received_at';
   /** How long after that column's time a row is kept. */
   readonly keptForMs: number;
@@ -29,6 +29,8 @@ export const EXPIRING: readonly Expiring[] = [
   { table: 'sandbox_bank_link_tokens', column: 'expires_at', keptForMs: 0 },
   { table: 'sandbox_bank_public_tokens', column: 'expires_at', keptForMs: 0 },
   { table: 'sandbox_brokerage_portal_sessions', column: 'expires_at', keptForMs: 0 },
+  // A real provider's portal returns (an hour).
+  { table: 'brokerage_portal_returns', column: 'expires_at', keptForMs: 0 },
   { table: 'bank_link_webhooks_received', column: 'received_at', keptForMs: RECEIVED_WEBHOOK_RETENTION_MS },
   // An Idempotency-Key's answer, 24 hours after the first request (decision 0040).
   { table: 'idempotency_keys', column: 'expires_at', keptForMs: 0 },

@@ -17,3 +17,9 @@ export class SandboxBrokeragePortalQuery {
   @IsString() @MinLength(1) @MaxLength(200) @Matches(/^[\x21-\x7e]+$/, { message: 'session must be printable ASCII' })
   session!: string;
 }
+
+export class BrokeragePortalReturnQuery {
+  @ApiProperty({ minLength: 1, maxLength: 200, description: 'The session token of the return URL POST /brokerage/connect gave the provider’s portal: single use, valid an hour.' })
+  @IsString() @MinLength(1) @MaxLength(200) @Matches(/^[\x21-\x7e]+$/, { message: 'session must be printable ASCII' })
+  session!: string;
+}

@@ -7,14 +7,12 @@ import { ApiErrors, NestedErrorBody } from '../../../infrastructure/http/openapi
 import { RequestId, type RequestTrace, Trace, userCommandContext } from '../../../infrastructure/http/request-helpers.js';
 import { CLOCK, CONFIG } from '../../../infrastructure/runtime/tokens.js';
 import type { AppConfig } from '../../../config/config.js';
-import { sessionCookiePolicy } from '../../../infrastructure/http/session-cookie.js';
-import { setCookie } from '../../../infrastructure/http/set-cookie.js';
-import { PORTAL_RETURN_COOKIE, PORTAL_RETURN_LIFETIME_MS } from '../connect/portal-return.js';
 import type { Principal } from '../../identity/identity.store.js';
 import { BrokerageConnectFlows } from '../connect/brokerage-connect.flows.js';
 import { BROKERAGE_AUTHORIZATION_ID_PARAM, BrokerageAuthorizationIdParam } from './brokerage-authorization-id.param.js';
 import { SandboxBrokeragePortalQuery } from './brokerage-connect.requests.js';
 import { SandboxBrokerageDisabledResponse } from './brokerage-connect.responses.js';
+import { redirectToPortalReturn } from './portal-return.redirect.js';
 
 /** Like a provider's own sandbox: served only while the sandbox is the configured brokerage-link provider (else 404). */
 @ApiTags('Sandbox')
@@ -54,21 +52,7 @@ export class SandboxBrokerageHttpController {
   // A redirect is its success: the default response (as the sign-in callback's) keeps the document's lint satisfied.
   @ApiDefaultResponse({ description: 'Unexpected error (logged with the request id)', type: NestedErrorBody })
   async portal(@Query() query: SandboxBrokeragePortalQuery, @RequestId() requestId: string, @Res() response: FastifyReply): Promise<void> {
-    const { returnTo, portalReturn } = await this.flows.completeSandboxPortal(query.session, requestId);
-    // The token was in this URL: it goes nowhere else.
-    response.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-    const returnUrl = new URL(returnTo);
-    // The service's own return page (the default) may name the connected accounts, to this browser only.
-    if (returnUrl.origin === new URL(this.config.publicUrl).origin) {
-      setCookie(response, PORTAL_RETURN_COOKIE, portalReturn, {
-        httpOnly: true,
-        sameSite: 'Lax',
-        secure: sessionCookiePolicy(this.config.publicUrl).secure,
-        path: returnUrl.pathname,
-        maxAgeMs: PORTAL_RETURN_LIFETIME_MS,
-      });
-    }
-    await response.code(302).header('Location', returnTo).send();
+    await redirectToPortalReturn(response, this.config, await this.flows.completeSandboxPortal(query.session, requestId));
   }
 
   @Post('sandbox/brokerage/authorizations/:brokerageAuthorizationId/disable')

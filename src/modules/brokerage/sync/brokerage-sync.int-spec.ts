@@ -23,7 +23,7 @@ beforeAll(async () => {
   ({ database, connection } = await createMigratedDatabase());
   store = new PostgresEventStore(connection.pool);
   const sandbox = createPersistentSandboxBrokerage(connection.db, { clock, market: createSandboxMarket(), portalUrl: 'http://ledgerline.test/portal' });
-  link = { providerName: 'sandbox', provider: sandbox, sandbox, sealer: new AccessTokenSealer(randomBytes(32)), returnUrl: 'http://ledgerline.test/' };
+  link = { providerName: 'sandbox', provider: sandbox, sandbox, sealer: new AccessTokenSealer(randomBytes(32)), returnUrl: 'http://ledgerline.test/', portalReturnUrl: 'http://ledgerline.test/v1/brokerage/portal/return' };
 });
 afterAll(async () => {
   await store.close();

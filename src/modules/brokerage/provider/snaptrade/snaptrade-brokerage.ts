@@ -17,8 +17,6 @@ export interface SnapTradeBrokerageOptions {
 const PORTAL_LINK_TTL_MS = 5 * 60_000;
 /** SnapTrade's largest page of activities. */
 const ACTIVITY_PAGE = 1000;
-/** A sync asks for one account's data four times at once: its connection is checked once for all of them. */
-const ACCOUNT_CHECK_TTL_MS = 15_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
@@ -35,25 +33,23 @@ export function createSnapTradeBrokerage(options: SnapTradeBrokerageOptions): Br
     basePath: options.basePath,
     baseOptions: { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
   });
-  const checked = new Map<string, { at: number; account: Promise<Account> }>();
+  /** A sync asks for one account's data four times at once: its connection is checked once for the four, and afresh for the next ask. */
+  const checking = new Map<string, Promise<Account>>();
   const as = (user: BrokerageUser) => ({ userId: user.userId, userSecret: user.userSecret });
 
   /** The account, if it is one of the user's investment accounts and its connection works; refused otherwise. */
   function usableAccount(user: BrokerageUser, accountId: string): Promise<Account> {
     const key = `${user.userId}\u0000${user.userSecret}\u0000${accountId}`;
-    const now = options.clock.now().getTime();
-    const cached = checked.get(key);
-    if (cached && now - cached.at < ACCOUNT_CHECK_TTL_MS) return cached.account;
+    const running = checking.get(key);
+    if (running) return running;
     const account = (async () => {
       const found = await snapTradeCall('accounts/{id}', () => snaptrade.accountInformation.getUserAccountDetails({ ...as(user), accountId }), { notFound: 'ACCOUNT_NOT_FOUND', userScoped: true });
       if (!isInvestmentAccount(found)) throw new BrokerageLinkError('ACCOUNT_NOT_FOUND', `Account ${accountId} is not an investment account`);
       const connection = await snapTradeCall('authorizations/{id}', () => snaptrade.connections.detailBrokerageAuthorization({ ...as(user), authorizationId: found.brokerage_authorization }), { notFound: 'ACCOUNT_NOT_FOUND', userScoped: true });
       if (connection.disabled === true) throw new BrokerageLinkError('AUTHORIZATION_DISABLED', 'The connection is disabled; the user must reconnect');
       return found;
-    })();
-    checked.set(key, { at: now, account });
-    account.catch(() => checked.delete(key));
-    if (checked.size > 1000) checked.delete(checked.keys().next().value as string);
+    })().finally(() => checking.delete(key));
+    checking.set(key, account);
     return account;
   }
   const currencyOf = (account: Account) => account.balance?.total?.currency ?? 'USD';
@@ -93,7 +89,6 @@ export function createSnapTradeBrokerage(options: SnapTradeBrokerageOptions): Br
 
     async removeAuthorization(user, authorizationId) {
       await snapTradeCall('authorizations/{id} DELETE', () => snaptrade.connections.removeBrokerageAuthorization({ ...as(user), authorizationId }), { notFound: 'AUTHORIZATION_NOT_FOUND', userScoped: true });
-      for (const key of checked.keys()) if (key.startsWith(`${user.userId}\u0000`)) checked.delete(key);
     },
 
     async listAccounts(user) {
