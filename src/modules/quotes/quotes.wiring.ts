@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/config.js';
 import type { Clock } from '../../core/clock.js';
+import { createAlphaVantageQuoteProvider } from './alpha-vantage/alpha-vantage-quote.provider.js';
 import { QuoteCache } from './cache/quote-cache.service.js';
 import { RedisQuoteCacheStore } from './cache/redis-quote-cache.store.js';
 import { withCallTimeout, withQuoteCache } from './cached-quote.provider.js';
@@ -36,11 +37,15 @@ export function replacedQuoteProvider(runtime: object): QuoteProvider | undefine
 
 /**
  * The sandbox market is the default seed's, priced on the service clock's day: the brokerage
- * sandbox values holdings with the same market, so a quote and a position's price agree.
+ * sandbox values holdings with the same market, so a quote and a position's price agree. Alpha
+ * Vantage's calls are abandoned at the quote operation's own timeout.
  */
 export function configuredQuoteProvider(config: AppConfig, clock: Clock): QuoteProvider | null {
   if (config.quoteProvider === 'none') return null;
-  if (config.quoteProvider === 'alphavantage') throw new Error('QUOTE_PROVIDER=alphavantage is not wired yet');
+  if (config.quoteProvider === 'alphavantage') {
+    if (config.alphaVantage === null) throw new Error('QUOTE_PROVIDER=alphavantage without its key: loadConfig refuses that');
+    return createAlphaVantageQuoteProvider({ apiKey: config.alphaVantage.apiKey, baseUrl: config.alphaVantage.baseUrl, timeoutMs: config.quoteProviderTimeoutMs });
+  }
   return createSandboxQuoteProvider({ market: createSandboxMarket(), clock });
 }
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { quoteProviderContract } from '../quote-contract.test-support.js';
 import { QuoteNotFoundError } from '../quote.port.js';
 import { createSandboxMarket, createSandboxQuoteProvider, formatIsoDate, SANDBOX_SECURITIES } from './index.js';
 
@@ -82,3 +83,8 @@ describe('the sandbox quote provider', () => {
     expect(missing).toEqual({ found: false, symbol: 'XXXX' });
   });
 });
+
+quoteProviderContract('the sandbox market', () => ({
+  provider: createSandboxQuoteProvider({ market: createSandboxMarket(), clock: { now: () => new Date('2026-11-20T15:00:00.000Z') } }),
+  knownSymbol: 'AAPL',
+}));
