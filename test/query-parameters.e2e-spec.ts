@@ -11,8 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Written by an OAuth provider, which adds parameters of its own (Google: scope, authuser, prompt). */
-const PROVIDER_WRITTEN = new Set(['GET /api/auth/callback/{provider}']);
+/** Written by an OAuth provider or a brokerage provider's portal, which add parameters of their own (Google: scope, authuser, prompt). */
+const PROVIDER_WRITTEN = new Set(['GET /api/auth/callback/{provider}', 'GET /v1/brokerage/portal/return']);
 
 describe('query parameters', () => {
   it('refuses a parameter an operation does not take (422 unrecognized_keys at its name) on every operation of the document, as bodies refuse unknown fields', async () => {

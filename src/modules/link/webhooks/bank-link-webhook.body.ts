@@ -9,8 +9,12 @@ class BankLinkWebhookErrorBody {
 }
 
 export class BankLinkWebhookBody {
-  @ApiProperty({ maxLength: 200, example: '0b6f6d52-8c9e-4a53-9d55-2f1f1d3b7c40', description: 'The provider’s id of this notification; a delivery with an id already received changes nothing.' })
-  webhook_id!: string;
+  @ApiPropertyOptional({
+    maxLength: 200,
+    example: '0b6f6d52-8c9e-4a53-9d55-2f1f1d3b7c40',
+    description: 'The sandbox’s id of this notification (required from it); a delivery with an id already received changes nothing. Plaid sends none: its delivery is named by the digest of its Plaid-Verification JWT.',
+  })
+  webhook_id?: string;
 
   @ApiProperty({ maxLength: 200, description: 'The provider’s item id (a link item’s linkItemId).' })
   item_id!: string;
@@ -18,7 +22,7 @@ export class BankLinkWebhookBody {
   @ApiProperty({
     maxLength: WEBHOOK_CODE_MAX_LENGTH,
     example: 'ITEM_LOGIN_REQUIRED',
-    description: `Acted on: ${BANK_LINK_WEBHOOK_CODES.join(', ')}. Any other code is acknowledged (200) and ignored.`,
+    description: `Acted on: ${BANK_LINK_WEBHOOK_CODES.join(', ')} (from Plaid also USER_PERMISSION_REVOKED, as an ERROR). Any other code is acknowledged (200) and ignored.`,
   })
   webhook_code!: string;
 
@@ -31,8 +35,11 @@ export class BankLinkWebhookBody {
   @ApiPropertyOptional({ type: BankLinkWebhookErrorBody, description: 'ITEM_LOGIN_REQUIRED and ERROR: what went wrong (required with them).' })
   error?: BankLinkWebhookErrorBody;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'PENDING_DISCONNECT (required with it): when the item will be disconnected.' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'PENDING_DISCONNECT from the sandbox (required with it): when the item will be disconnected.' })
   disconnect_at?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'PENDING_DISCONNECT from Plaid (required with it): when the item will be disconnected.' })
+  disconnect_time?: string;
 
   @ApiPropertyOptional({ enum: ['INSTITUTION_MIGRATION', 'INSTITUTION_TOKEN_EXPIRATION'], description: 'PENDING_DISCONNECT: why.' })
   reason?: string;

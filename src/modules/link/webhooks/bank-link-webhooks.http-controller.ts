@@ -37,12 +37,12 @@ export class BankLinkWebhooksHttpController {
     operationId: 'receiveBankLinkWebhook',
     summary: 'The bank-link provider’s webhook: verified by the provider’s signature, deduplicated by its id, applied to the item it names',
     description:
-      'Sent by the provider, not by users: authenticated by the provider’s signature over the raw body (the sandbox’s `Ledgerline-Sandbox-Signature: t=<unix seconds>,v1=<HMAC-SHA256 hex of "<t>.<body>">`), ' +
-      'made at most 5 minutes before or after the service’s clock. Codes → state: SYNC_UPDATES_AVAILABLE queues a sync; ' +
-      'ITEM_LOGIN_REQUIRED and ERROR set needsReauth; LOGIN_REPAIRED clears it; PENDING_DISCONNECT sets pendingDisconnectAt to disconnect_at, ' +
-      'PENDING_EXPIRATION to consent_expiration_time; NEW_ACCOUNTS_AVAILABLE sets newAccountsAvailable. A webhook id already received answers 200 ' +
-      'and changes nothing. A correctly signed webhook for an unknown or disconnected item, with an unknown code, or without what its code needs ' +
-      'answers 200 and changes nothing (logged).',
+      'Sent by the provider, not by users: authenticated by the provider’s signature over the raw body — the sandbox’s `Ledgerline-Sandbox-Signature: t=<unix seconds>,v1=<HMAC-SHA256 hex of "<t>.<body>">`, ' +
+      'Plaid’s `Plaid-Verification` JWT (ES256, its key fetched from Plaid by `kid` and cached, naming the SHA-256 of the body) — made at most 5 minutes before or after the service’s clock. ' +
+      'Codes → state: SYNC_UPDATES_AVAILABLE queues a sync; ITEM_LOGIN_REQUIRED (Plaid: an ERROR whose error_code is ITEM_LOGIN_REQUIRED) and ERROR (Plaid: also USER_PERMISSION_REVOKED) set needsReauth; ' +
+      'LOGIN_REPAIRED clears it; PENDING_DISCONNECT sets pendingDisconnectAt to disconnect_at (Plaid: disconnect_time), PENDING_EXPIRATION to consent_expiration_time; NEW_ACCOUNTS_AVAILABLE sets ' +
+      'newAccountsAvailable. A delivery already received (the sandbox’s webhook_id; Plaid’s, which has none, by the digest of its JWT) answers 200 and changes nothing. A correctly signed webhook for an ' +
+      'unknown or disconnected item, with an unknown code, or without what its code needs answers 200 and changes nothing (logged).',
     security: [],
   })
   @ApiBody({ type: BankLinkWebhookBody })

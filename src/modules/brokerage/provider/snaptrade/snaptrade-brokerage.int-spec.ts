@@ -48,7 +48,7 @@ describe('the SnapTrade adapter', () => {
   });
 
   // A 429 the SDK retries by itself (5, 10 and 20 s later), so it is not played here.
-  it('never carries the user’s secret (SnapTrade has it in the query) or the consumer key in an error; a brokerage outage stays SnapTrade’s error', async () => {
+  it('never carries the user’s secret (SnapTrade has it in the query) or the consumer key in an error; a brokerage outage stays SnapTrade’s error, a disabled connection’s 402 is AUTHORIZATION_DISABLED', async () => {
     const { user, portal } = await portalOf(`errors-${Date.now()}`);
     mock.completePortal(portal.redirectUri);
     const [account] = await snapTrade.listAccounts(user);
@@ -56,9 +56,13 @@ describe('the SnapTrade adapter', () => {
     mock.failNext(`/accounts/${account!.id}/positions`, 'brokerage-unavailable');
     failures.push(await snapTrade.getPositions(user, account!.id).catch((error: unknown) => error));
     failures.push(await snapTrade.listAccounts({ ...user, userSecret: `${user.userSecret}-wrong` }).catch((error: unknown) => error));
+    mock.failNext(`/accounts/${account!.id}/balances`, 'connection-disabled');
+    failures.push(await snapTrade.getBalance(user, account!.id).catch((error: unknown) => error));
     expect(failures[0]).toMatchObject({ status: 503, errorCode: '3002' });
     expect(failures[0]).toBeInstanceOf(SnapTradeApiError);
     expect(failures[1]).toMatchObject({ code: 'INVALID_USER' });
+    // SnapTrade's 402 (a call that needs the brokerage, on a disabled connection) is the port's AUTHORIZATION_DISABLED.
+    expect(failures[2]).toMatchObject({ code: 'AUTHORIZATION_DISABLED' });
     for (const failure of failures) {
       const everything = JSON.stringify(failure, Object.getOwnPropertyNames(failure)) + String((failure as Error).stack);
       expect(everything).not.toContain(user.userSecret);
