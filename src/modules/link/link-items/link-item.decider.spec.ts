@@ -116,6 +116,15 @@ describe('link item decider', () => {
       .then([{ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor: 'c2', added: 0, modified: 0, removed: 0 } }]);
     spec.given([linked, { type: 'LinkItemDisconnected', data: { linkItemUuid, linkItemId: 'item-sandbox-1', accountIds: [] } }]).when({ type: 'RecordSyncPage', linkItemUuid, cursor: 'c1', added: 1, modified: 0, removed: 0 }).then([]);
   });
+  it('keeps where the last complete sync ended (a paging starts, and starts again, there) apart from the cursor of the last page', () => {
+    const page = (cursor: string, hasMore?: boolean): LinkItemEvent => ({ type: 'LinkItemSyncPageImported', data: { linkItemUuid, cursor, added: 1, modified: 0, removed: 0, ...(hasMore === undefined ? {} : { hasMore }) } });
+    const fold = (events: LinkItemEvent[]) => events.reduce(linkItemDecider.evolve, linkItemDecider.initialState());
+    expect(fold([linked, page('c1', true)])).toMatchObject({ cursor: 'c1', syncStartCursor: null });
+    expect(fold([linked, page('c1', true), page('c2', false)])).toMatchObject({ cursor: 'c2', syncStartCursor: 'c2' });
+    expect(fold([linked, page('c1', true), page('c2', false), page('c3', true), page('c4', true)])).toMatchObject({ cursor: 'c4', syncStartCursor: 'c2' });
+    // Pages recorded before hasMore was kept each count as a sync's end.
+    expect(fold([linked, page('c1'), page('c2', true)])).toMatchObject({ cursor: 'c2', syncStartCursor: 'c1' });
+  });
   describe('provider balances', () => {
     const checking = '22222222-2222-5222-8222-222222222222';
     const card = '33333333-3333-5333-8333-333333333333';
