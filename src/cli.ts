@@ -14,6 +14,9 @@ import { importCommand } from './modules/imports/statement-import.command.js';
 import { DEFAULT_API_KEY_SCOPES, parseScopes } from './modules/identity/api-key.js';
 import { ensureUser, issueApiKey } from './modules/identity/identity.store.js';
 import { auditTransactionCommand } from './modules/transactions/audit/audit-transaction.command.js';
+import { openEventLog } from './infrastructure/event-store/open-event-log.js';
+import { chainBackfillCommand } from './modules/audit/chain/chain-backfill.command.js';
+import { verifyChainCommand } from './modules/audit/chain/verify-chain.command.js';
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -39,6 +42,11 @@ Commands:
                                                  killed rebuild stopped; progress on stderr
   audit verify [--projection P] [--json]         each read model's tables against a replay of the event
                                                  store (rows and checksums): exit 0 all agree, 1 not
+  audit verify --chain [--json]                  every stream's hash chain, with a progress bar on stderr;
+                                                 names the first event that does not follow in each
+                                                 broken stream: exit 0 intact, 1 broken or not chained yet
+  audit chain                                    give the events stored before the hash chain their
+                                                 hashes (PostgreSQL); resumes where a stopped run was
   import <accountId> <file> [--format csv|ofx] [--dry-run] [--date-format F] [--decimal-comma]
          [--charset C] [--date-column C] [--amount-column C] [--debit-column C] [--credit-column C]
          [--name-column C] [--notes-column C]
@@ -73,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
       all: { type: 'boolean' },
       projection: { type: 'string' },
       json: { type: 'boolean' },
+      chain: { type: 'boolean' },
       format: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'date-format': { type: 'string' },
@@ -99,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit transaction', 'import'];
+  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit chain', 'audit transaction', 'import'];
   if (!known.includes(command) || positionals.length > (takesArgument || importing ? 3 : positionals.length)) {
     console.error(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
@@ -121,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   // A command that writes read models (rebuild, retry, verify's scratch copy) does it as a projection writer: the feed does not wait behind its batches.
-  const writesReadModels = ['projections rebuild', 'projections retry', 'audit verify'].includes(command);
+  // So does `audit chain`, which fills in hashes of stored events and never appends.
+  const writesReadModels = ['projections rebuild', 'projections retry', 'audit verify', 'audit chain'].includes(command);
   const { connection, embedded } = await openDatabase(config, log, 4, writesReadModels ? PROJECTION_WRITER_APPLICATION : undefined);
   const out = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
   const by = values.by?.trim() || operatorName();
@@ -173,6 +183,14 @@ async function main(argv: string[]): Promise<number> {
         }
       }
       case 'audit verify': {
+        if (values.chain) {
+          const log = openEventLog(config, connection);
+          try {
+            return await verifyChainCommand(log, { json: values.json === true }, out, process.stderr);
+          } finally {
+            await log.close();
+          }
+        }
         const store = createEventStore(config, connection);
         try {
           return await auditVerifyCommand(connection.db, store, PROJECTIONS, { projection: values.projection, json: values.json === true }, out);
@@ -180,6 +198,8 @@ async function main(argv: string[]): Promise<number> {
           await store.close();
         }
       }
+      case 'audit chain':
+        return await chainBackfillCommand(config.eventStoreUrl ? 'eventstoredb' : connection, out, process.stderr);
       case 'audit transaction': {
         const store = createEventStore(config, connection);
         try {

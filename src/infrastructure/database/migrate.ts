@@ -26,6 +26,8 @@ import * as webhooks from './migrations/0029-webhooks.js';
 import * as idempotencyKeys from './migrations/0030-idempotency-keys.js';
 import * as statementImports from './migrations/0031-statement-imports.js';
 import * as rules from './migrations/0032-rules.js';
+import * as eventChain from './migrations/0034-event-chain.js';
+import * as eventsByUser from './migrations/0035-events-by-user.js';
 import * as brokeragePortalReturns from './migrations/0036-brokerage-portal-returns.js';
 import type { Database } from './schema.js';
 
@@ -56,6 +58,8 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0030-idempotency-keys': idempotencyKeys,
   '0031-statement-imports': statementImports,
   '0032-rules': rules,
+  '0034-event-chain': eventChain,
+  '0035-events-by-user': eventsByUser,
   '0036-brokerage-portal-returns': brokeragePortalReturns,
 };
 

@@ -2,23 +2,29 @@ import { EventStoreDBClient, FORWARDS, START } from '@eventstore/db-client';
 import { eventStoreContract } from './event-store-contract.test-support.js';
 import { event, stream } from './event-store-test-events.test-support.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
+import { eventChainContract } from './event-chain-contract.test-support.js';
+import { EventStoreDbEventLog } from './eventstoredb-event-log.js';
 
 const url = process.env.EVENTSTORE_URL;
 
 if (url) {
   let store: EventStoreDbEventStore;
+  let log: EventStoreDbEventLog;
   let client: EventStoreDBClient;
   beforeAll(() => {
     store = new EventStoreDbEventStore(url);
+    log = new EventStoreDbEventLog(url);
     client = EventStoreDBClient.connectionString(url);
   });
   afterAll(async () => {
     await store.close();
+    await log.close();
     await client.dispose();
   });
 
   // The whole suite PostgreSQL runs, but the test that holds an append open (no client transactions here).
   eventStoreContract('EventStoreDB', () => ({ store }));
+  eventChainContract('EventStoreDB', () => ({ store, log }));
 
   describe('EventStoreDB adapter', () => {
     it('stores correlation and causation under EventStoreDB’s own $correlationId and $causationId', async () => {
@@ -28,7 +34,7 @@ if (url) {
       const raw: unknown[] = [];
       for await (const resolved of client.readStream(id, { direction: FORWARDS, fromRevision: START })) raw.push(resolved.event?.metadata);
       const { correlationId, causationId, ...rest } = written.metadata;
-      expect(raw).toEqual([{ ...rest, $correlationId: correlationId, $causationId: causationId }]);
+      expect(raw).toEqual([{ ...rest, $correlationId: correlationId, $causationId: causationId, chain: { previousHash: expect.stringMatching(/^0{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/) } }]);
       expect((await store.readStream(id))[0].metadata).toEqual(written.metadata);
     });
 

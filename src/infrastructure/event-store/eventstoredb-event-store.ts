@@ -1,6 +1,4 @@
-import { timeOrderedId } from '../../core/ids.js';
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
@@ -24,38 +22,99 @@ import {
   WrongExpectedRevisionError,
 } from '../../core/events.js';
 import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
-import { fromEventStoreDbMetadata, toEventStoreDbMetadata } from './eventstoredb-metadata.js';
+import { canonicalBodies, chainOf, GENESIS_HASH, stampIds } from './event-chain.js';
+import { chainLinkOf, fromEventStoreDbMetadata, toEventStoreDbMetadata } from './eventstoredb-metadata.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 
 /** The same port over EventStoreDB / KurrentDB, selected by `EVENTSTORE_URL`. */
 export class EventStoreDbEventStore implements EventStore {
   readonly transactionalGuards = false;
   private readonly client: EventStoreDBClient;
+  private readonly heads = new StreamHeads();
 
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
 
+  /**
+   * Each event carries its links in the stream's hash chain in its metadata (decision 0044), worked
+   * out here from the hash of the event at the expected revision: this process's own last append
+   * to the stream knows it, else that one event is read. The server's check of the expected
+   * revision keeps two racing appends from both chaining onto it. 'any' settles the revision first.
+   */
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
-    const expected = expectedRevision === 'no_stream' ? NO_STREAM : expectedRevision === 'any' ? ANY : expectedRevision;
-    try {
-      const result = await this.client.appendToStream(
-        streamId,
-        events.map((event) =>
-          jsonEvent({ id: event.id ?? timeOrderedId(), type: event.type, data: event.data as never, metadata: { ...toEventStoreDbMetadata(event.metadata) } }),
-        ),
-        { expectedRevision: expected },
-      );
-      if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${streamId}`);
-      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position, appliedInline: [] };
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
+    const stamped = stampIds(events);
+    for (;;) {
+      const expected = expectedRevision === 'any' ? await this.lastRevision(streamId) : expectedRevision;
+      try {
+        return await this.appendChained(streamId, stamped, expected);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        this.heads.delete(streamId);
+        if (expectedRevision === 'any') continue;
         const actual = error.actualVersion;
         throw new WrongExpectedRevisionError(streamId, expectedRevision, typeof actual === 'bigint' ? actual : 'no_stream');
       }
-      throw error;
     }
+  }
+
+  private async appendChained(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream'): Promise<AppendResult> {
+    const previous = expected === 'no_stream' ? GENESIS_HASH : await this.hashAt(streamId, expected);
+    const links = chainOf(previous, canonicalBodies(streamId, events, expected === 'no_stream' ? 0n : expected + 1n));
+    const result = await this.client.appendToStream(
+      streamId,
+      events.map((event, index) => jsonEvent({ id: event.id, type: event.type, data: event.data as never, metadata: { ...toEventStoreDbMetadata(event.metadata, links[index]) } })),
+      { expectedRevision: expected === 'no_stream' ? NO_STREAM : expected },
+    );
+    if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${streamId}`);
+    this.heads.remember(streamId, result.nextExpectedRevision, links[links.length - 1].hash);
+    return { nextExpectedRevision: result.nextExpectedRevision, position: result.position, appliedInline: [] };
+  }
+
+  /**
+   * The hash of the stream's event at `revision`; for an event written before the chain, the hash
+   * it would have had, worked out from the stream's first event on. A revision the stream does
+   * not have yet answers any hash: the append that asks is refused.
+   */
+  private async hashAt(streamId: string, revision: bigint): Promise<Buffer> {
+    const known = this.heads.at(streamId, revision);
+    if (known) return known;
+    const [event] = await this.readRaw(streamId, revision, 1n);
+    if (!event) return GENESIS_HASH;
+    const stored = chainLinkOf(event.metadata);
+    if (stored) return stored.hash;
+    let link = GENESIS_HASH;
+    for (const earlier of await this.readRaw(streamId, 0n, revision + 1n)) {
+      link = chainLinkOf(earlier.metadata)?.hash ?? chainOf(link, [canonicalOf(earlier)])[0].hash;
+    }
+    return link;
+  }
+
+  /** The stream's last revision, or 'no_stream'. */
+  private async lastRevision(streamId: string): Promise<bigint | 'no_stream'> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return 'no_stream';
+  }
+
+  /** Up to `count` events from `fromRevision` on, with their metadata as stored. */
+  private async readRaw(streamId: string, fromRevision: bigint, count: bigint): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision, maxCount: count })) {
+        const event = resolved.event;
+        if (event?.isJson) events.push({ id: event.id, streamId, revision: event.revision, type: event.type, data: event.data, metadata: (event.metadata ?? {}) as Record<string, unknown> });
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return events;
   }
 
   /** EventStoreDB has no bulk create: one `no_stream` append per stream. */
@@ -186,4 +245,40 @@ function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): Reco
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+interface StoredEvent {
+  readonly id: string;
+  readonly streamId: string;
+  readonly revision: bigint;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: Record<string, unknown>;
+}
+
+/** The canonical JSON of an event as stored, its metadata under the port's names. */
+export function canonicalOf(event: StoredEvent): string {
+  return canonicalBodies(event.streamId, [{ id: event.id, type: event.type, data: event.data, metadata: fromEventStoreDbMetadata(event.metadata) }], event.revision)[0];
+}
+
+/** Streams this process appended to last: the revision and hash of their last event, least recently used first out. */
+class StreamHeads {
+  private readonly heads = new Map<string, { revision: bigint; hash: Buffer }>();
+
+  constructor(private readonly capacity = 4096) {}
+
+  at(streamId: string, revision: bigint): Buffer | undefined {
+    const head = this.heads.get(streamId);
+    return head?.revision === revision ? head.hash : undefined;
+  }
+
+  remember(streamId: string, revision: bigint, hash: Buffer): void {
+    this.heads.delete(streamId);
+    this.heads.set(streamId, { revision, hash });
+    if (this.heads.size > this.capacity) this.heads.delete(this.heads.keys().next().value as string);
+  }
+
+  delete(streamId: string): void {
+    this.heads.delete(streamId);
+  }
 }

@@ -6,6 +6,8 @@ import type { DatabaseConnection } from '../database/database.js';
 import type { EventSubscription, NewEvent } from './event-store.port.js';
 import { event, eventStoreContract, readMine, stream } from './event-store-contract.test-support.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
+import { eventChainContract } from './event-chain-contract.test-support.js';
+import { PostgresEventLog } from './postgres-event-log.js';
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
@@ -43,6 +45,8 @@ eventStoreContract('PostgreSQL', () => ({ store }), { openAppend });
 
 // The same contract with a short bound: an append held open (young) is still never overtaken.
 eventStoreContract('PostgreSQL with a 2 s bound on old transactions', () => ({ store: bounded }), { openAppend });
+
+eventChainContract('PostgreSQL', () => ({ store, log: new PostgresEventLog(connection.pool) }));
 
 /** Records when each event of the given streams reaches the subscriber. */
 function arrivals(subscription: EventSubscription, streamIds: readonly string[]) {
@@ -275,6 +279,24 @@ describe('PostgreSQL events table', () => {
   it('refuses to change or delete a stored event', async () => {
     await expect(connection.pool.query("UPDATE events SET type = 'Tampered'")).rejects.toThrow(/append-only/);
     await expect(connection.pool.query('DELETE FROM events')).rejects.toThrow(/append-only/);
+  });
+
+  it('lets an event without a hash be given one (the chain backfill, decision 0044), and nothing else be changed with it or after it', async () => {
+    const id = stream();
+    await store.appendToStream(id, [event('Opened')], 'no_stream');
+    await expect(connection.pool.query("UPDATE events SET hash = '\\x00' WHERE stream_id = $1", [id])).rejects.toThrow(/append-only/);
+    const client = await connection.pool.connect();
+    try {
+      // As a legacy row: stored before the chain (triggers off, as a superuser can).
+      await client.query("SET session_replication_role = replica");
+      await client.query('UPDATE events SET previous_hash = NULL, hash = NULL WHERE stream_id = $1', [id]);
+      await client.query('SET session_replication_role = DEFAULT');
+      await expect(client.query("UPDATE events SET previous_hash = '\\x01', hash = '\\x02', type = 'Tampered' WHERE stream_id = $1", [id])).rejects.toThrow(/append-only/);
+      await client.query("UPDATE events SET previous_hash = '\\x01', hash = '\\x02' WHERE stream_id = $1", [id]);
+      await expect(client.query("UPDATE events SET hash = '\\x03' WHERE stream_id = $1", [id])).rejects.toThrow(/append-only/);
+    } finally {
+      client.release();
+    }
   });
 });
 

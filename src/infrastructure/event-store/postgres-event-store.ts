@@ -1,4 +1,3 @@
-import { timeOrderedId } from '../../core/ids.js';
 import type pg from 'pg';
 import {
   comparePositions,
@@ -11,6 +10,9 @@ import {
 } from '../../core/events.js';
 import type { AppendGuard, AppendOptions, AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
+export { appendStatement } from './postgres-append-statements.js';
+import { stampIds } from './event-chain.js';
+import { appendStatement, inlineAppendStatement, NEW_STREAMS_STATEMENT, newStreamEvents, newStreamsDocument } from './postgres-append-statements.js';
 import { SharedFeedPages } from './shared-feed-pages.js';
 import { connectDatabase } from '../database/database.js';
 import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
@@ -108,32 +110,41 @@ export class PostgresEventStore implements EventStore {
 
   async appendToStream(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
-    // 'any' decides its revision in the statement; inline projections need it before: they are left to the daemon.
-    const inline = expectedRevision === 'any' ? [] : this.inline.for(events);
+    // Each event's hash covers its revision (decision 0044): 'any' settles the revision first.
+    if (expectedRevision === 'any') return this.appendAtAnyRevision(streamId, events, options);
+    const inline = this.inline.for(events);
     const guards = options.guards ?? [];
     if (inline.length === 0 && guards.length === 0) return this.appendAlone(streamId, events, expectedRevision);
     try {
-      return await this.appendInTransaction(streamId, events, expectedRevision as bigint | 'no_stream', inline, guards);
+      return await this.appendInTransaction(streamId, events, expectedRevision, inline, guards);
     } catch (error) {
       // The stream's previous event is not projected yet where this one would go inline (another
       // release wrote it, or the version just went live), or an inline read model cannot apply the
       // events: they are stored all the same and left to the daemon, which parks what it cannot apply.
-      if (error instanceof InlineProjectionRefused) return this.appendInTransaction(streamId, events, expectedRevision as bigint | 'no_stream', [], guards);
+      if (error instanceof InlineProjectionRefused) return this.appendInTransaction(streamId, events, expectedRevision, [], guards);
       throw error;
     }
   }
 
+  /** At the stream's current revision, read again should another append take it first. */
+  private async appendAtAnyRevision(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    for (;;) {
+      try {
+        return await this.appendToStream(streamId, events, await this.currentRevision(streamId), options);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      }
+    }
+  }
+
   /** One statement, no explicit transaction. */
-  private async appendAlone(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  private async appendAlone(streamId: string, events: readonly NewEvent[], expectedRevision: bigint | 'no_stream'): Promise<AppendResult> {
     const { name, text, values } = appendStatement(streamId, events, expectedRevision);
     let rows: AppendedRow[];
     try {
       rows = (await this.pool.query({ name, text, values })).rows;
     } catch (error) {
-      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) {
-        if (expectedRevision === 'any') return this.appendAlone(streamId, events, 'any');
-        throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
-      }
+      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
       throw error;
     }
     if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
@@ -148,7 +159,7 @@ export class PostgresEventStore implements EventStore {
    */
   private async appendInTransaction(streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream', inline: readonly ProjectionDefinition[], guards: readonly AppendGuard[]): Promise<AppendResult> {
     const keys = inline.map(inlineKey);
-    const stamped = events.map((event) => ({ ...event, id: event.id ?? timeOrderedId() }));
+    const stamped = stampIds(events);
     const outcome = await this.inTransaction(async (transaction) => {
       if (keys.length > 0) transaction.send({ ...SHARE_INLINE_LOCKS, values: [keys] });
       const checks = guards.map((guard) => transaction.send({ text: `SELECT ledgerline_require(${guard.condition.sql})`, values: guard.condition.parameters }));
@@ -218,14 +229,11 @@ export class PostgresEventStore implements EventStore {
    * created share a transaction (two round trips: which streams were created must be known first).
    */
   async appendToNewStreams(streams: readonly NewStream[], useInline = true): Promise<NewStreamsResult> {
-    const events = streams.flatMap(({ streamId, events: first }) => first.map((event, revision) => ({ streamId, revision, event: { ...event, id: event.id ?? timeOrderedId() } })));
+    const events = newStreamEvents(streams);
     if (events.length === 0) return { existing: [], position: null, appliedInline: [] };
     const inline = useInline ? this.inline.for(events.map(({ event }) => event)) : [];
     const keys = inline.map(inlineKey);
-    const values = [
-      JSON.stringify(events.map(({ streamId, revision, event }, ordinal) => ({ ordinal, id: event.id, stream_id: streamId, revision, type: event.type, data: event.data, metadata: event.metadata }))),
-      keys.length > 0 ? keys : null,
-    ];
+    const values = [newStreamsDocument(events), keys.length > 0 ? keys : null];
     let rows: NewStreamRow[];
     try {
       if (inline.length === 0) {
@@ -395,54 +403,6 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/**
- * Skips every stream that has an event already; a stream created meanwhile by another writer
- * fails the statement. The events come as one JSON document, which PostgreSQL takes apart faster
- * than the client can escape six arrays of them.
- */
-const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
-  SELECT e.id, e.stream_id, e.revision, e.type, e.data, e.metadata, $2::text[]
-    FROM jsonb_to_recordset($1::jsonb) AS e(ordinal int, id uuid, stream_id text, revision bigint, type text, data jsonb, metadata jsonb)
-   WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.stream_id)
-   ORDER BY e.ordinal
-  RETURNING stream_id, transaction_id::text AS commit_position, global_position`;
-
-/**
- * One statement, no explicit transaction: the revision check rides on the INSERT itself
- * (a missing expected revision inserts nothing; a taken one violates the unique key). The hot
- * path runs as named (prepared) statements: parsed and planned once per connection.
- */
-export function appendStatement(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): { name: string; text: string; values: unknown[] } {
-  const params = [
-    streamId,
-    events.map((event) => event.id ?? timeOrderedId()),
-    events.map((event) => event.type),
-    events.map((event) => JSON.stringify(event.data)),
-    events.map((event) => JSON.stringify(event.metadata)),
-  ];
-  const insert = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
-    SELECT e.id, $1, base.next + e.ordinal - 1, e.type, e.data, e.metadata
-      FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
-  const returning = 'RETURNING stream_revision, transaction_id::text AS commit_position, global_position';
-  if (expected === 'no_stream') {
-    return { name: 'ledgerline-append-new', text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values: params };
-  }
-  if (expected === 'any') {
-    return {
-      name: 'ledgerline-append-any',
-      text: `${insert}, (SELECT coalesce(max(stream_revision) + 1, 0) AS next FROM events WHERE stream_id = $1) base ORDER BY e.ordinal ${returning}`,
-      values: params,
-    };
-  }
-  return {
-    name: 'ledgerline-append-expected',
-    text: `${insert}, (SELECT $6::bigint + 1 AS next) base
-      WHERE EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)
-      ORDER BY e.ordinal ${returning}`,
-    values: [...params, expected.toString()],
-  };
-}
-
 function toRecordedEvent(row: EventRow): RecordedEvent {
   const event: RecordedEvent = {
     id: row.event_id,
@@ -483,25 +443,6 @@ function appendResultOf(rows: readonly AppendedRow[], appliedInline: readonly st
     nextExpectedRevision: BigInt(last.stream_revision),
     position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) },
     appliedInline,
-  };
-}
-
-/**
- * The append of an inline write: it names the read models it projects into, and refuses by an
- * error — not an empty insert — when the expected revision is not the stream's last (LL409, or
- * the unique key), or when the stream's previous event is not projected there yet (LL425).
- */
-function inlineAppendStatement(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream', keys: readonly string[]): { name: string; text: string; values: unknown[] } {
-  const values = [streamId, events.map((event) => event.id), events.map((event) => event.type), events.map((event) => JSON.stringify(event.data)), events.map((event) => JSON.stringify(event.metadata)), keys.length > 0 ? keys : null];
-  const insert = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
-    SELECT e.id, $1, base.next + e.ordinal - 1, e.type, e.data, e.metadata, $6::text[]
-      FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinal)`;
-  const returning = 'RETURNING stream_revision, transaction_id::text AS commit_position, global_position';
-  if (expected === 'no_stream') return { name: 'ledgerline-append-inline-new', text: `${insert}, (SELECT 0::bigint AS next) base ORDER BY e.ordinal ${returning}`, values };
-  return {
-    name: 'ledgerline-append-inline',
-    text: `${insert}, (SELECT $7::bigint + 1 AS next) base WHERE ledgerline_append_after($1, $7::bigint, $6::text[]) ORDER BY e.ordinal ${returning}`,
-    values: [...values, expected.toString()],
   };
 }
 

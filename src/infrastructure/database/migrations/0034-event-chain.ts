@@ -1,0 +1,75 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The hash chain of every stream (decision 0044). `hash` is SHA-256 over `previous_hash` (the
+ * hash of the stream's event before, 32 zero bytes before its first) and the event's canonical
+ * JSON, which the appender sends; `ledgerline_event_chain` computes the links of an append's
+ * events in the append's own statement, from the previous event's stored hash, so an append stays
+ * one statement and two appends racing for a revision cannot both chain onto it (the unique key
+ * refuses one). Events stored before this migration have no hash (NULL, both columns), and an
+ * event appended after one of them has none either; `ledgerline audit chain` gives them theirs,
+ * resumably (`events_unchained` finds what is left). The log stays append-only: the only UPDATE
+ * allowed is that one, which fills in the two columns and changes nothing else.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE events ADD COLUMN previous_hash bytea, ADD COLUMN hash bytea`.execute(db);
+  await sql`CREATE INDEX events_unchained ON events (stream_id, stream_revision) WHERE hash IS NULL`.execute(db);
+  await sql`
+    CREATE FUNCTION ledgerline_event_chain(p_previous bytea, p_bodies text[])
+    RETURNS TABLE (ordinal integer, body jsonb, previous_hash bytea, hash bytea)
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+    DECLARE
+      link bytea := p_previous;
+    BEGIN
+      FOR i IN 1 .. coalesce(array_length(p_bodies, 1), 0) LOOP
+        ordinal := i;
+        body := p_bodies[i]::jsonb;
+        previous_hash := link;
+        -- NULL after an event not chained yet: this one waits for the backfill too.
+        hash := sha256(link || convert_to(p_bodies[i], 'UTF8'));
+        link := hash;
+        RETURN NEXT;
+      END LOOP;
+    END $$`.execute(db);
+  // ledgerline_append_after's checks (0025), answering the previous event's hash.
+  await sql`
+    CREATE FUNCTION ledgerline_chain_after(p_stream text, p_revision bigint, p_inline text[]) RETURNS bytea
+    LANGUAGE plpgsql STABLE AS $$
+    DECLARE
+      previous record;
+    BEGIN
+      SELECT e.applied_inline, e.transaction_id, e.global_position, e.hash INTO previous
+        FROM events e WHERE e.stream_id = p_stream AND e.stream_revision = p_revision;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'stream % has no revision %', p_stream, p_revision USING ERRCODE = 'LL409';
+      END IF;
+      IF EXISTS (
+        SELECT 1 FROM unnest(p_inline) AS wanted(key)
+         WHERE NOT (wanted.key = ANY (coalesce(previous.applied_inline, '{}')))
+           AND NOT EXISTS (
+             SELECT 1 FROM projection_versions v
+              WHERE v.name || '@' || v.version = wanted.key
+                AND (v.position_commit, v.position_prepare) >= (previous.transaction_id::text::numeric, previous.global_position::numeric))) THEN
+        RAISE EXCEPTION 'stream % is not yet projected up to revision %', p_stream, p_revision USING ERRCODE = 'LL425';
+      END IF;
+      RETURN previous.hash;
+    END $$`.execute(db);
+  await sql`DROP TRIGGER events_append_only ON events`.execute(db);
+  // Any statement that deletes, or names a column but the two hashes, is refused whole, rows or none.
+  await sql`
+    CREATE TRIGGER events_append_only
+    BEFORE DELETE OR TRUNCATE OR UPDATE OF global_position, transaction_id, event_id, stream_id, stream_revision, type, data, metadata, applied_inline ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`.execute(db);
+  await sql`
+    CREATE FUNCTION events_refuse_change_but_chaining() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF OLD.hash IS NULL AND OLD.previous_hash IS NULL AND NEW.hash IS NOT NULL AND NEW.previous_hash IS NOT NULL
+         AND to_jsonb(NEW) - 'previous_hash' - 'hash' = to_jsonb(OLD) - 'previous_hash' - 'hash' THEN
+        RETURN NEW;
+      END IF;
+      RAISE EXCEPTION 'events are append-only: UPDATE refused (only an event without a hash may be given one)';
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER events_chained_once BEFORE UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION events_refuse_change_but_chaining()`.execute(db);
+}
