@@ -40,6 +40,7 @@ import { BankLinkWebhookReceiver } from './modules/link/webhooks/bank-link-webho
 import { BankLinkWebhooksHttpController } from './modules/link/webhooks/bank-link-webhooks.http-controller.js';
 import { SandboxWebhookFiring } from './modules/link/webhooks/sandbox-webhook.firing.js';
 import { QuotesModule } from './modules/quotes/quotes.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { BulkApplyTagsHandler } from './modules/tags/bulk-apply-tags.command.js';
 import { TagsHttpController } from './modules/tags/http/tags.http-controller.js';
 import { CreateTagHandler, DeleteTagHandler, EditTagHandler } from './modules/tags/tag.commands.js';
@@ -67,7 +68,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime, openApiDocument: { current: unknown }): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime)],
+      imports: [CqrsModule.forRoot(), IdentityModule.forRuntime(runtime), QuotesModule.forRuntime(runtime), AuditModule.forRuntime(runtime)],
       controllers: [HealthHttpController, ServicePagesHttpController, OpenApiHttpController, AccountsHttpController, TransactionsHttpController, TransfersHttpController, SplitsHttpController, TagsHttpController, CategoriesHttpController, LinkItemsHttpController, SandboxHttpController, BankLinkWebhooksHttpController, BrokerageViewsHttpController, BrokerageConnectHttpController, SandboxBrokerageHttpController, MeHttpController, SpendingHttpController, RecurringHttpController, WebhooksHttpController, ImportsHttpController, RulesHttpController],
       providers: [
         { provide: RUNTIME, useValue: runtime },

@@ -14,6 +14,8 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
+const NDJSON = 'application/x-ndjson';
+
 /** Checks real responses against the served OpenAPI 3.1 document (JSON Schema 2020-12). */
 export class OpenApiValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -38,12 +40,25 @@ export class OpenApiValidator {
     const response = operation.responses[String(status)];
     if (!response) return [`${method} ${match.template}: status ${status} is not documented`];
     if (!response.content) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : [`${method} ${match.template} ${status}: body sent but none documented`];
-    if (!contentType?.startsWith('application/json')) return [`${method} ${match.template} ${status}: content type ${contentType}`];
-    const pointer = ['paths', match.template, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']
+    // A stream of JSON lines (the export) documents the schema of each line.
+    const lines = contentType?.startsWith(NDJSON) && response.content[NDJSON];
+    if (!lines && !contentType?.startsWith('application/json')) return [`${method} ${match.template} ${status}: content type ${contentType}`];
+    const pointer = ['paths', match.template, method.toLowerCase(), 'responses', String(status), 'content', lines ? NDJSON : 'application/json', 'schema']
       .map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1')))
       .join('/');
     const validate = this.ajv.getSchema(`openapi#/${pointer}`);
     if (!validate) return [`${method} ${match.template} ${status}: schema not found`];
+    if (lines) {
+      const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
+      if (text === null) return [`${method} ${match.template} ${status}: the JSON lines were not read as text`];
+      return text
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .flatMap((line, index) => {
+          if (validate(JSON.parse(line))) return [];
+          return (validate.errors ?? []).map((error) => `${method} ${match.template} ${status}: line ${index + 1} ${error.instancePath || '(line)'} ${error.message}`);
+        });
+    }
     if (validate(body)) return [];
     return (validate.errors ?? []).map((error) => `${method} ${match.template} ${status}: ${error.instancePath || '(body)'} ${error.message}`);
   }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import request from 'supertest';
+import superagent from 'superagent';
 import { loadConfig } from '../../src/config/config.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createHttpApp } from '../../src/http-app.js';
@@ -57,6 +58,9 @@ export interface TestAppOptions {
   readonly quoteProvider?: QuoteProvider;
 }
 
+// JSON lines (GET /v1/export) are read as text, like text/*: `response.text`.
+superagent.parse['application/x-ndjson'] = superagent.parse.text;
+
 /** The real application on a fresh database: HTTP in, PostgreSQL out, nothing mocked. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
@@ -70,7 +74,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const openApi = new OpenApiValidator((await request(server).get('/v1/openapi.json').expect(200)).body);
   // Every response an end-to-end test receives must match the served OpenAPI document.
   const conforms = (method: string, path: string) => (response: request.Response) => {
-    const problems = openApi.check(method, path, response.status, response.headers['content-type'], response.body);
+    const lines = String(response.headers['content-type']).startsWith('application/x-ndjson');
+    const problems = openApi.check(method, path, response.status, response.headers['content-type'], lines ? response.text : response.body);
     if (problems.length > 0) throw new Error(`Response does not match the OpenAPI document:\n${problems.join('\n')}\n${JSON.stringify(response.body).slice(0, 2000)}`);
   };
   const client = (headers: Record<string, string>): AuthorizedClient => {

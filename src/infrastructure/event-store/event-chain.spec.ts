@@ -1,7 +1,8 @@
-import { canonicalEventJson, chainHash, chainOf, GENESIS_HASH } from './event-chain.js';
+import type { EventMetadata } from '../../core/events.js';
+import { canonicalEventJson, type ChainedContent, chainHash, chainOf, GENESIS_HASH } from './event-chain.js';
 
-const metadata = { userId: 'u', actor: 'user' as const, requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T10:00:00.000Z', schemaVersion: 1 };
-const created = {
+const metadata: EventMetadata = { userId: 'u', actor: 'user', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T10:00:00.000Z', schemaVersion: 1 };
+const created: ChainedContent = {
   id: '0b7e6a2c-1d0c-4f7e-9f7e-2a1f4c5d6e7f',
   streamId: 'transaction-1',
   revision: 0n,
@@ -34,9 +35,9 @@ describe('the hash chain of a stream (decision 0044)', () => {
   });
 
   it('changes with every part it covers: the data, the revision, the stream, the key order never', () => {
-    const hashOf = (changes: Partial<typeof created>) => chainHash(GENESIS_HASH, canonicalEventJson({ ...created, ...changes })).toString('hex');
+    const hashOf = (changes: Partial<ChainedContent>) => chainHash(GENESIS_HASH, canonicalEventJson({ ...created, ...changes })).toString('hex');
     const original = hashOf({});
-    expect(hashOf({ data: { ...created.data, amount: '-13.0000' } })).not.toBe(original);
+    expect(hashOf({ data: { ...(created.data as object), amount: '-13.0000' } })).not.toBe(original);
     expect(hashOf({ revision: 1n })).not.toBe(original);
     expect(hashOf({ streamId: 'transaction-2' })).not.toBe(original);
     expect(hashOf({ metadata: { ...metadata, actor: 'system' } })).not.toBe(original);

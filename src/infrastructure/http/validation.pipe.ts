@@ -32,6 +32,7 @@ const CODE_OF_CONSTRAINT: Record<string, ValidationIssue['code']> = {
   isUuid: 'invalid_string',
   matches: 'invalid_string',
   isCalendarDate: 'invalid_string',
+  isInstant: 'invalid_string',
   isCurrencyCode: 'invalid_string',
 };
 

@@ -1,6 +1,7 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { FIRST_ACCEPTED_DATE, isAcceptedIsoDate, LAST_ACCEPTED_DATE } from '../../core/calendar-day.js';
 import { isMoneyAmount, MONEY_MAGNITUDE_LIMIT } from '../../core/money.js';
+import { INSTANT_FORMAT, parseInstant } from '../../core/instant.js';
 
 /** A real calendar day written YYYY-MM-DD within the accepted range (see calendar-day.ts). */
 export function isCalendarDate(value: unknown): value is string {
@@ -16,6 +17,18 @@ export function IsCalendarDate(options?: ValidationOptions) {
       propertyName,
       options: { message: `${propertyName} must be a real date written YYYY-MM-DD between ${FIRST_ACCEPTED_DATE} and ${LAST_ACCEPTED_DATE}`, ...options },
       validator: { validate: (value: unknown) => isCalendarDate(value) },
+    });
+}
+
+/** An ISO 8601 timestamp with its offset, naming an instant within the accepted days (see instant.ts). */
+export function IsInstant() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isInstant',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be ${INSTANT_FORMAT}` },
+      validator: { validate: (value: unknown) => parseInstant(value) !== null },
     });
 }
 

@@ -24,6 +24,9 @@ import { ListBalanceSnapshots } from '../balance-snapshot.queries.js';
 import { CreateManualAccountRequest, PatchAccountRequest, PatchManualBalanceRequest } from './account.requests.js';
 import { AccountDetailResponse, AccountListResponse, BalanceSnapshotListResponse, ManualAccountCreatedResponse } from './account.responses.js';
 import { BalanceSnapshotQuery } from './balance-snapshot.query-params.js';
+import { parseInstant } from '../../../core/instant.js';
+import { GetAccountAsOf } from '../../audit/as-of/account-as-of.query.js';
+import { AsOfQuery } from '../../audit/as-of/as-of.query-params.js';
 
 /** What an account write's response and the writer's next reads (the account, its balance history) are built from. */
 const ACCOUNT_READ_MODELS = [accountsProjection.name, balanceSnapshotsProjection.name];
@@ -79,11 +82,12 @@ export class AccountsHttpController {
   }
 
   @Get('accounts/:accountId')
-  @ApiOperation({ operationId: 'getAccount', summary: 'One account in detail' })
+  @ApiOperation({ operationId: 'getAccount', summary: 'One account in detail; with asOf, as it stood at that instant (its balance and fields then)' })
   @ApiOkResponse({ type: AccountDetailResponse })
-  @ApiErrors(401, 403, 404)
-  get(@CurrentPrincipal() principal: Principal, @UuidParam('accountId', 'Account') accountId: string) {
-    return this.queries.execute(new GetAccount(principal.user.id, accountId));
+  @ApiErrors(401, 403, 404, 422)
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('accountId', 'Account') accountId: string, @Query() query: AsOfQuery) {
+    const asOf = parseInstant(query.asOf);
+    return this.queries.execute(asOf ? new GetAccountAsOf(principal.user.id, accountId, asOf) : new GetAccount(principal.user.id, accountId));
   }
 
   @Patch('accounts/:accountId')

@@ -20,6 +20,9 @@ import { TransactionListQuery } from './transaction-list.query-params.js';
 import { TRANSACTION_READ_MODELS } from './transaction-read-models.js';
 import { CreateTransactionRequest, type LocationRequest, PatchTransactionRequest } from './transaction.requests.js';
 import { TransactionActivityResponse, TransactionPageResponse, TransactionResponse } from './transaction.responses.js';
+import { parseInstant } from '../../../core/instant.js';
+import { AsOfQuery } from '../../audit/as-of/as-of.query-params.js';
+import { GetTransactionAsOf } from '../../audit/as-of/transaction-as-of.query.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -84,11 +87,12 @@ export class TransactionsHttpController {
   }
 
   @Get(':transactionId')
-  @ApiOperation({ operationId: 'getTransaction', summary: 'One transaction' })
+  @ApiOperation({ operationId: 'getTransaction', summary: 'One transaction; with asOf, as it stood at that instant' })
   @ApiOkResponse({ type: TransactionResponse })
-  @ApiErrors(401, 403, 404)
-  get(@CurrentPrincipal() principal: Principal, @UuidParam('transactionId', 'Transaction') transactionId: string) {
-    return this.queries.execute(new GetTransaction(principal.user.id, transactionId));
+  @ApiErrors(401, 403, 404, 422)
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('transactionId', 'Transaction') transactionId: string, @Query() query: AsOfQuery) {
+    const asOf = parseInstant(query.asOf);
+    return this.queries.execute(asOf ? new GetTransactionAsOf(principal.user.id, transactionId, asOf) : new GetTransaction(principal.user.id, transactionId));
   }
 
   @Patch(':transactionId')
