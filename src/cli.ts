@@ -17,6 +17,8 @@ import { auditTransactionCommand } from './modules/transactions/audit/audit-tran
 import { openEventLog } from './infrastructure/event-store/open-event-log.js';
 import { chainBackfillCommand } from './modules/audit/chain/chain-backfill.command.js';
 import { verifyChainCommand } from './modules/audit/chain/verify-chain.command.js';
+import { transactionAsOfCommand } from './modules/audit/as-of/transaction-as-of.command.js';
+import { exportCommand } from './modules/audit/export/export.command.js';
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -59,6 +61,11 @@ Commands:
                                                  request, correlation, causation; each field before →
                                                  after) and whether the read models agree with it:
                                                  exit 0 they agree, 1 they do not, lag, or no such id
+  audit transaction <id> --as-of <timestamp>     the transaction as it stood at that instant (ISO 8601
+                                                 with its offset), as GET /v1/transactions/{id}?asOf=
+                                                 answers it: exit 0 shown, 1 it did not exist then
+  export --email E > file                        one user's whole history as NDJSON, as GET /v1/export
+                                                 gives it (every event of their streams, in order)
 
 Positions are commit/prepare, as \`projections parked\` prints them. Only migrate, users create and
 api-keys create migrate the database; the other commands refuse to run on one that is not migrated.
@@ -82,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
       projection: { type: 'string' },
       json: { type: 'boolean' },
       chain: { type: 'boolean' },
+      'as-of': { type: 'string' },
       format: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'date-format': { type: 'string' },
@@ -108,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit chain', 'audit transaction', 'import'];
+  const known = ['users create', 'api-keys create', 'migrate', 'projections list', 'projections status', 'projections parked', 'projections retry', 'projections skip', 'projections rebuild', 'audit verify', 'audit chain', 'audit transaction', 'import', 'export'];
   if (!known.includes(command) || positionals.length > (takesArgument || importing ? 3 : positionals.length)) {
     console.error(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
@@ -203,8 +211,19 @@ async function main(argv: string[]): Promise<number> {
       case 'audit transaction': {
         const store = createEventStore(config, connection);
         try {
+          if (values['as-of'] !== undefined) return await transactionAsOfCommand({ db: connection.db, store }, systemClock, argument, values['as-of'], out);
           return await auditTransactionCommand({ db: connection.db, store }, argument, { json: values.json === true }, out);
         } finally {
+          await store.close();
+        }
+      }
+      case 'export': {
+        const store = createEventStore(config, connection);
+        const log = openEventLog(config, connection);
+        try {
+          return await exportCommand({ db: connection.db, log, store }, email, process.stdout, out);
+        } finally {
+          await log.close();
           await store.close();
         }
       }

@@ -135,11 +135,16 @@ describe('isolation between users', () => {
     const readable = operations.filter((op) => op.method === 'get' && op.params.every((param) => FIXTURES[param]) && !(op.operation.parameters ?? []).some((p) => p.in === 'query' && p.required));
     const snapshotOfA = async () => {
       const seen: Record<string, unknown> = {};
-      for (const op of readable) seen[fill(op.route, ids)] = (await t.as(a.key).get(fill(op.route, ids)).expect(200)).body;
+      for (const op of readable) {
+        const response = await t.as(a.key).get(fill(op.route, ids)).expect(200);
+        // The export's JSON lines are text: compared as read.
+        seen[fill(op.route, ids)] = String(response.headers['content-type']).startsWith('application/x-ndjson') ? response.text : response.body;
+      }
       return seen;
     };
     const before = await snapshotOfA();
     expect(Object.keys(before).length).toBeGreaterThanOrEqual(readable.length);
+    expect(before['/v1/export']).toContain(ids.transactionId);
     // A's linked item makes recurring streams: lists without ids are B's own and must hold none of A's.
     const streamIdsOfA = (before['/v1/recurring'] as { streams: Array<{ id: string }> }).streams.map((stream) => stream.id);
     expect(streamIdsOfA.length).toBeGreaterThan(0);
@@ -159,6 +164,11 @@ describe('isolation between users', () => {
         const label = `${credential}: ${op.method.toUpperCase()} ${op.route}`;
         const idempotentDelete = op.method === 'delete' && response.status >= 200 && response.status < 300;
         if (!idempotentDelete) expect([label, response.status, response.body]).toEqual([label, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
+        // An entity as it stood (asOf): A's at any instant is not B's either.
+        if ((op.operation.parameters ?? []).some((parameter) => parameter.in === 'query' && parameter.name === 'asOf')) {
+          const asOf = await asB.get(`${url}?asOf=${encodeURIComponent(clock.now().toISOString())}`);
+          expect([`${label}?asOf`, asOf.status, asOf.body]).toEqual([`${label}?asOf`, 404, { code: 'NOT_FOUND', error: expect.any(String) }]);
+        }
         expect([label, await snapshotOfA()]).toEqual([label, before]);
       }
       for (const op of filtered) {
@@ -171,6 +181,11 @@ describe('isolation between users', () => {
       }
       expect(await snapshotOfA()).toEqual(before);
       expect([credential, (await asB.get('/v1/recurring').expect(200)).body]).toEqual([credential, { streams: [] }]);
+      // B's whole history holds B's events alone: none of A's ids, none appended on A's behalf.
+      const exportOfB = (await asB.get('/v1/export').expect(200)).text;
+      const linesOfB = exportOfB.split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line) as { metadata: { userId: string } });
+      expect([credential, linesOfB.filter((line) => line.metadata.userId !== b.userId)]).toEqual([credential, []]);
+      for (const id of [...Object.values(ids), ...Object.values(queryIds)]) expect([credential, id, exportOfB.includes(id)]).toEqual([credential, id, false]);
     }
     await t.as(a.key).get('/v1/accounts').expect(200);
   }, 180_000);

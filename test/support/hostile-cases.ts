@@ -376,6 +376,21 @@ const ODD_TEXT: Array<[string, string]> = [
   ['100,001 characters', 'z'.repeat(100_001)],
 ];
 
+/** Timestamps (an as-of instant): in range, out of it, without an offset, far in the future. */
+const INSTANTS: Array<[string, string]> = [
+  ['instant 2026-01-01T00:00:00Z (valid)', '2026-01-01T00:00:00Z'],
+  ['instant with an offset and 9 fraction digits (valid)', '2026-01-01T01:00:00.123456789+01:00'],
+  ['instant at the epoch (valid)', '1970-01-01T00:00:00Z'],
+  ['instant 1899-12-31T23:59:59Z', '1899-12-31T23:59:59Z'],
+  ['instant 9999-12-31T23:59:59Z (the future)', '9999-12-31T23:59:59Z'],
+  ['instant 2199-12-31T23:59:59.999-23:59 (the future)', '2199-12-31T23:59:59.999-23:59'],
+  ['instant without an offset', '2026-01-01T00:00:00'],
+  ['instant +275760-09-13T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'],
+  ['instant with offset +24:00', '2026-01-01T00:00:00+24:00'],
+  ['instant 2026-02-29T00:00:00Z', '2026-02-29T00:00:00Z'],
+  ['instant as epoch milliseconds', '1767225600000'],
+];
+
 const DATES: Array<[string, string]> = [
   ['date 0000-01-01', '0000-01-01'],
   ['date 1899-12-31', '1899-12-31'],
@@ -517,6 +532,7 @@ function hostileQueryValues(schema: Schema, name: string): Array<[string, string
   ];
   if (Array.isArray(schema.enum)) values.push(['an enum value lower-cased', text(String(schema.enum[0]).toLowerCase())]);
   if (name === 'cursor') values.push(...forgedCursors());
+  if (schema.format === 'date-time') values.push(...INSTANTS.map(([label, value]): [string, string] => [label, text(value)]));
   return values;
 }
 

@@ -44,7 +44,9 @@ export function eventChainContract(name: string, harness: () => ChainHarness): v
       await store.appendToStream(one, [event('Renamed', { name: 'x' }), event('Renamed', { name: 'y' })], 0n);
       await store.appendToStream(one, [event('Noted', { text: '"quoted"\n' })], 'any');
       await store.appendToStream(one, [event('Guarded')], 3n, { guards: [HOLDING_GUARD] });
-      await store.appendToStream(one, [event('GuardedToo')], 4n, { guards: [HOLDING_GUARD] });
+      await store.appendToStream(one, [event('GuardedToo'), event('GuardedThree')], 4n, { guards: [HOLDING_GUARD] });
+      const guardedNew = stream();
+      await store.appendToStream(guardedNew, [event('GuardedFirst'), event('GuardedSecond')], 'no_stream', { guards: [HOLDING_GUARD] });
       const created = [stream(), stream()];
       await store.appendToNewStreams([
         { streamId: many, events: [event('First'), event('Second')] },
@@ -52,8 +54,9 @@ export function eventChainContract(name: string, harness: () => ChainHarness): v
         { streamId: created[1], events: [event('A'), event('B'), event('C')] },
       ]);
       await store.appendToStream(many, [event('Third')], 1n);
-      const streams = await loggedStreams(log, [one, many, ...created]);
-      expect(streams.get(one)?.map((logged) => logged.type)).toEqual(['Opened', 'Renamed', 'Renamed', 'Noted', 'Guarded', 'GuardedToo']);
+      const streams = await loggedStreams(log, [one, many, guardedNew, ...created]);
+      expect(streams.get(one)?.map((logged) => logged.type)).toEqual(['Opened', 'Renamed', 'Renamed', 'Noted', 'Guarded', 'GuardedToo', 'GuardedThree']);
+      expect(streams.get(guardedNew)).toHaveLength(2);
       expect(streams.get(many)?.map((logged) => logged.type)).toEqual(['First', 'Second', 'Third']);
       for (const [streamId, events] of streams) expect([streamId, chainProblems(events)]).toEqual([streamId, []]);
     });

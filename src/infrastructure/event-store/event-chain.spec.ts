@@ -1,5 +1,7 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import type { EventMetadata } from '../../core/events.js';
-import { canonicalEventJson, type ChainedContent, chainHash, chainOf, GENESIS_HASH } from './event-chain.js';
+import { canonicalEventJson, type ChainedContent, canonicalJson, chainHash, chainOf, GENESIS_HASH } from './event-chain.js';
 
 const metadata: EventMetadata = { userId: 'u', actor: 'user', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T10:00:00.000Z', schemaVersion: 1 };
 const created: ChainedContent = {
@@ -32,6 +34,18 @@ describe('the hash chain of a stream (decision 0044)', () => {
     const links = chainOf(GENESIS_HASH, [CANONICAL, '{}']);
     expect(links.map((link) => link.previousHash.toString('hex').slice(0, 8))).toEqual(['00000000', '1d90de1c']);
     expect(links[1].hash.toString('hex').slice(0, 8)).toBe('34c7ff2a');
+  });
+
+  it('writes every JSON value exactly as the canonicalize package (RFC 8785) does: keys by UTF-16 code units, numeric keys too, numbers as ECMAScript writes them', () => {
+    const keys = fc.oneof(fc.string(), fc.constantFrom('10', '9', '1e3', '', 'é', '😀', '\u00ff', '\uffff', 'a\u0000b'));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string({ unit: 'grapheme' }), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 5 }),
+      object: fc.dictionary(keys, tie('value'), { maxKeys: 6 }),
+    })).value;
+    fc.assert(fc.property(json, (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 2000 });
+    expect(canonicalJson({ b: [undefined, 1e-7, -0], a: { '10': 1, '9': 2, z: undefined } })).toBe(canonicalize({ b: [undefined, 1e-7, -0], a: { '10': 1, '9': 2, z: undefined } }));
+    expect(() => canonicalJson({ amount: Number.NaN })).toThrow();
   });
 
   it('changes with every part it covers: the data, the revision, the stream, the key order never', () => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { EventMetadata } from '../../core/events.js';
 import { timeOrderedId } from '../../core/ids.js';
 import type { NewEvent } from './event-store.port.js';
@@ -25,9 +24,39 @@ export interface ChainedContent {
 
 /** The event as the hash reads it: RFC 8785 JSON of `{data, id, metadata, revision, streamId, type}`. */
 export function canonicalEventJson(event: ChainedContent): string {
-  const text = canonicalize({ id: event.id, streamId: event.streamId, revision: Number(event.revision), type: event.type, data: event.data, metadata: event.metadata });
-  if (text === undefined) throw new Error(`event ${event.id} has no JSON form`);
-  return text;
+  return canonicalJson({ id: event.id, streamId: event.streamId, revision: Number(event.revision), type: event.type, data: event.data, metadata: event.metadata });
+}
+
+/**
+ * RFC 8785 (JSON Canonicalization Scheme) of a JSON value: object keys sorted by their UTF-16 code
+ * units, no whitespace, strings and numbers as ECMAScript's JSON.stringify writes them. What the
+ * `canonicalize` package writes — a property test holds the two to it — without its scan of every
+ * string for a lone surrogate, which stored text cannot hold (refused at the edge; jsonb refuses
+ * its escape): twice as fast, on every append.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`${value} has no JSON form`);
+    return JSON.stringify(value);
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) text += `${index === 0 ? '' : ','}${omitted(value[index]) ? 'null' : canonicalJson(value[index])}`;
+    return `${text}]`;
+  }
+  let text = '{';
+  for (const key of Object.keys(value).sort()) {
+    const item = (value as Record<string, unknown>)[key];
+    if (omitted(item)) continue;
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
+}
+
+/** What JSON leaves out of an object (and writes as null in an array). */
+function omitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /** SHA-256 over the previous hash and the canonical JSON. */

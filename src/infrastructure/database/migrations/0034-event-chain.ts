@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely';
 /**
  * The hash chain of every stream (decision 0044). `hash` is SHA-256 over `previous_hash` (the
  * hash of the stream's event before, 32 zero bytes before its first) and the event's canonical
- * JSON, which the appender sends; `ledgerline_event_chain` computes the links of an append's
- * events in the append's own statement, from the previous event's stored hash, so an append stays
+ * JSON, which the appender sends; the append's own statement computes the links of its events
+ * (`ledgerline_event_chain` those of several), from the previous event's stored hash, so an append stays
  * one statement and two appends racing for a revision cannot both chain onto it (the unique key
  * refuses one). Events stored before this migration have no hash (NULL, both columns), and an
  * event appended after one of them has none either; `ledgerline audit chain` gives them theirs,
@@ -14,19 +14,22 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE events ADD COLUMN previous_hash bytea, ADD COLUMN hash bytea`.execute(db);
   await sql`CREATE INDEX events_unchained ON events (stream_id, stream_revision) WHERE hash IS NULL`.execute(db);
+  // The links of several events at once: their canonical JSON a line each (JSON holds no raw newline).
   await sql`
-    CREATE FUNCTION ledgerline_event_chain(p_previous bytea, p_bodies text[])
+    CREATE FUNCTION ledgerline_event_chain(p_previous bytea, p_bodies text)
     RETURNS TABLE (ordinal integer, body jsonb, previous_hash bytea, hash bytea)
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
     DECLARE
       link bytea := p_previous;
+      line text;
     BEGIN
-      FOR i IN 1 .. coalesce(array_length(p_bodies, 1), 0) LOOP
-        ordinal := i;
-        body := p_bodies[i]::jsonb;
+      ordinal := 0;
+      FOREACH line IN ARRAY string_to_array(p_bodies, E'\n') LOOP
+        ordinal := ordinal + 1;
+        body := line::jsonb;
         previous_hash := link;
         -- NULL after an event not chained yet: this one waits for the backfill too.
-        hash := sha256(link || convert_to(p_bodies[i], 'UTF8'));
+        hash := sha256(link || convert_to(line, 'UTF8'));
         link := hash;
         RETURN NEXT;
       END LOOP;

@@ -41,7 +41,7 @@ describe('checking the hash chains of a log', () => {
   it('names the event after one that was deleted', () => {
     const stream = chainedStream('a', 4);
     stream.splice(1, 1);
-    expect(verify(stream).broken).toEqual([expect.objectContaining({ revision: 2, eventId: 'a-e2', reason: 'missing-predecessor', explanation: expect.stringContaining('revision 1 is missing') })]);
+    expect(verify(stream).broken).toEqual([expect.objectContaining({ revision: 2, eventId: 'a-e2', reason: 'missing-predecessor', explanation: expect.stringContaining('revision 1 before it is missing') })]);
   });
 
   it('names a stream whose first event was deleted', () => {

@@ -79,9 +79,10 @@ export class ChainVerification {
   private problemOf(stream: StreamCheck, event: LoggedEvent): Pick<BrokenLink, 'reason' | 'explanation'> | null {
     const expected = stream.nextRevision;
     if (event.revision > expected) {
-      return { reason: 'missing-predecessor', explanation: `revision ${expected}${event.revision - expected > 1n ? `..${event.revision - 1n}` : ''} is missing: the event${event.revision - expected > 1n ? 's' : ''} before this one ${event.revision - expected > 1n ? 'are' : 'is'} gone` };
+      const missing = event.revision - expected > 1n ? `revisions ${expected}..${event.revision - 1n} before it are` : `revision ${expected} before it is`;
+      return { reason: 'missing-predecessor', explanation: `${missing} missing: removed from the log` };
     }
-    if (event.revision < expected) return { reason: 'out-of-order', explanation: `comes after revision ${expected - 1n} but says it is revision ${event.revision}` };
+    if (event.revision < expected) return { reason: 'out-of-order', explanation: `it comes after revision ${expected - 1n} but says it is revision ${event.revision}` };
     const computed = chainHash(stream.link, canonicalEventJson(event));
     stream.nextRevision = expected + 1n;
     if (event.hash === null || event.previousHash === null) {
@@ -91,10 +92,10 @@ export class ChainVerification {
     }
     if (!event.previousHash.equals(stream.link)) {
       const follows = expected === 0n ? 'the start of its stream: the genesis hash (zeros)' : `revision ${expected - 1n}, whose hash is ${short(stream.link)}`;
-      return { reason: 'previous-hash', explanation: `does not follow ${follows}: it names ${short(event.previousHash)} as the hash before it` };
+      return { reason: 'previous-hash', explanation: `it does not follow ${follows}: it names ${short(event.previousHash)} as the hash before it` };
     }
     if (!event.hash.equals(computed)) {
-      return { reason: 'content', explanation: `is not what was chained: its id, stream, revision, type, data or metadata changed after it was written (hash ${short(event.hash)} stored, ${short(computed)} from its content)` };
+      return { reason: 'content', explanation: `it is not what was chained: its id, stream, revision, type, data or metadata changed after it was written (hash ${short(event.hash)} stored, ${short(computed)} from its content)` };
     }
     stream.link = event.hash;
     stream.unchainedTail = 0;

@@ -34,7 +34,7 @@ export async function verifyChain(log: EventLog, progress: ProgressStream, now: 
 
 /** Each broken stream on a line, at its first event that does not follow; then the verdict. */
 export function chainReportLines(report: ChainReport): string[] {
-  const lines = report.broken.map((link) => `BROKEN ${link.streamId} at revision ${link.revision} (event ${link.eventId}, ${link.type}, position ${link.position}): it ${link.explanation}`);
+  const lines = report.broken.map((link) => `BROKEN ${link.streamId} at revision ${link.revision} (event ${link.eventId}, ${link.type}, position ${link.position}): ${link.explanation}`);
   const counted = `${count(report.streams)} stream${report.streams === 1 ? '' : 's'}, ${count(report.events)} event${report.events === 1 ? '' : 's'}`;
   if (report.unchained.events > 0) {
     lines.push(

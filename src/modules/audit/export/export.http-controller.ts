@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, StreamableFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../../infrastructure/http/api-key.guard.js';
 import { EVENT_LOG, type EventLog } from '../../../infrastructure/event-store/event-log.port.js';
 import type { EventStore } from '../../../infrastructure/event-store/event-store.port.js';
@@ -29,7 +29,6 @@ export class ExportHttpController {
       'Each line is the event as stored, with its stream, revision and hash chain links, so a file can be checked without the service: each `hash` is SHA-256 over `previousHash` and the event’s ' +
       'RFC 8785 JSON. Folding the lines of one stream gives what the API shows for it.',
   })
-  @ApiProduces(NDJSON)
   @ApiExtraModels(ExportLineResponse)
   @ApiOkResponse({ description: 'One line per event (the schema of each line).', content: { [NDJSON]: { schema: { $ref: getSchemaPath(ExportLineResponse) } } } })
   @ApiErrors(401, 403)
