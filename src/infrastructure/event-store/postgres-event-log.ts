@@ -23,8 +23,10 @@ const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS c
  * The line of `exportLineOf`, written by PostgreSQL: the stored data and metadata go out as the
  * text jsonb gives, never parsed and written again by the service.
  */
-const EXPORT_LINE = `json_build_object('position', transaction_id::text || '/' || global_position, 'stream', stream_id, 'revision', stream_revision, 'id', event_id,
-  'type', type, 'data', data, 'metadata', metadata, 'occurredAt', metadata->'occurredAt', 'previousHash', encode(previous_hash, 'hex'), 'hash', encode(hash, 'hex'))::text`;
+export const EXPORT_LINE = `'{"position":"' || transaction_id::text || '/' || global_position || '","stream":' || to_json(stream_id)::text || ',"revision":' || stream_revision
+  || ',"id":"' || event_id || '","type":' || to_json(type)::text || ',"data":' || data::text || ',"metadata":' || metadata::text
+  || ',"occurredAt":' || coalesce((metadata->'occurredAt')::text, 'null')
+  || ',"previousHash":' || coalesce('"' || encode(previous_hash, 'hex') || '"', 'null') || ',"hash":' || coalesce('"' || encode(hash, 'hex') || '"', 'null') || '}'`;
 
 /** The log of the PostgreSQL event store, read in keyset pages: one short statement each, memory flat at any size. */
 export class PostgresEventLog implements EventLog {
@@ -56,24 +58,32 @@ export class PostgresEventLog implements EventLog {
     }
   }
 
-  /** By the events_by_user index: the user's events alone, whatever else the log holds. */
+  /**
+   * By the events_by_user index: the user's events alone, whatever else the log holds. The next
+   * page is read while the reader takes this one: two pages in memory at most.
+   */
   async *exportPages(userId: string, upTo: GlobalPosition, pageSize = PAGE): AsyncIterable<string> {
-    let after = { commit: '0', prepare: '0' };
-    for (;;) {
+    const page = (after: { commit: string; prepare: string }) =>
       // Planned for each page's values, not a generic plan.
-      const { rows } = await this.pool.query<{ commit_position: string; global_position: string | number; line: string }>({
-        text: `SELECT transaction_id::text AS commit_position, global_position, ${EXPORT_LINE} AS line FROM events
-                WHERE metadata->>'userId' = $1
-                  AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)
-                  AND (transaction_id, global_position) <= ($4::text::xid8, $5::bigint)
-                ORDER BY transaction_id, global_position LIMIT $6`,
-        values: [userId, after.commit, after.prepare, upTo.commit.toString(), upTo.prepare.toString(), pageSize],
-      });
+      this.pool
+        .query<{ commit_position: string; global_position: string | number; line: string }>({
+          text: `SELECT transaction_id::text AS commit_position, global_position, ${EXPORT_LINE} AS line FROM events
+                  WHERE metadata->>'userId' = $1
+                    AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)
+                    AND (transaction_id, global_position) <= ($4::text::xid8, $5::bigint)
+                  ORDER BY transaction_id, global_position LIMIT $6`,
+          values: [userId, after.commit, after.prepare, upTo.commit.toString(), upTo.prepare.toString(), pageSize],
+        })
+        .then(({ rows }) => rows);
+    let next = page({ commit: '0', prepare: '0' });
+    for (;;) {
+      const rows = await next;
       if (rows.length === 0) return;
-      yield `${rows.map((row) => row.line).join('\n')}\n`;
-      if (rows.length < pageSize) return;
       const last = rows[rows.length - 1];
-      after = { commit: last.commit_position, prepare: String(last.global_position) };
+      next = rows.length < pageSize ? Promise.resolve([]) : page({ commit: last.commit_position, prepare: String(last.global_position) });
+      // A reader that stops early leaves the read ahead unawaited: its failure is nobody's.
+      next.catch(() => undefined);
+      yield `${rows.map((row) => row.line).join('\n')}\n`;
     }
   }
 
