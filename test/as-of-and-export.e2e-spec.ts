@@ -57,6 +57,19 @@ describe('as-of reads', () => {
     expect((await t.as(key).get(`/v1/transactions/${transactionId}?asOf=2026-11-21T08:59:59.999Z`).expect(200)).body.amount).toBe(-12.5);
   });
 
+  it('shows the splits a transaction had then, their categories named', async () => {
+    at('2026-11-23T09:10:00.000Z');
+    const { categories } = (await t.as(key).get('/v1/categories').expect(200)).body as { categories: Array<{ id: string; name: string }> };
+    const shop = (await t.as(key).post('/v1/transactions', { accountId, amount: -100, date: '2026-11-23', name: 'Market' }).expect(201)).body.id;
+    at('2026-11-23T09:20:00.000Z');
+    const split = (await t.as(key).put(`/v1/transactions/${shop}/splits`, { splits: [{ amount: -60, categoryId: categories[1].id, notes: 'towels' }, { amount: -40 }] }).expect(200)).body;
+    at('2026-11-23T09:30:00.000Z');
+    expect((await t.as(key).get(`/v1/transactions/${shop}?asOf=2026-11-23T09:15:00Z`).expect(200)).body.splits).toEqual([]);
+    expect((await t.as(key).get(`/v1/transactions/${shop}?asOf=2026-11-23T09:25:00Z`).expect(200)).body.splits).toEqual(split.splits);
+    expect(split.splits[0].category).toMatchObject({ id: categories[1].id, name: categories[1].name });
+    at('2026-11-23T09:00:00.000Z');
+  });
+
   it('answers 404 before the transaction existed, and for another user’s transaction at any instant', async () => {
     expect((await t.as(key).get(`/v1/transactions/${transactionId}?asOf=2026-11-20T12:59:59Z`).expect(404)).body).toEqual({ code: 'NOT_FOUND', error: 'Transaction not found' });
     const other = await t.newUser();

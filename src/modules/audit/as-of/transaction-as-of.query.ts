@@ -11,7 +11,8 @@ import { withEntityTag } from '../../../infrastructure/http/entity-tags.js';
 import { CLOCK, DATABASE, EVENT_STORE } from '../../../infrastructure/runtime/tokens.js';
 import type { TransactionResponse } from '../../transactions/http/transaction.responses.js';
 import { transactionStreamId } from '../../transactions/transaction.js';
-import { toTransactionResponse } from '../../transactions/transaction.mapper.js';
+import { splitCategoryIdsOf, toTransactionResponse } from '../../transactions/transaction.mapper.js';
+import { categorySummariesById } from '../../categories/category-directory.js';
 import { selectTransactions } from '../../transactions/transaction.queries.js';
 import { accountHistoryUpTo, eventsUpTo } from './as-of-history.js';
 import { refuseFutureInstant } from './future-instant.js';
@@ -52,9 +53,12 @@ export async function transactionAsOf({ db, store }: AsOfDependencies, owner: st
   ];
   const row = await readFromScratch(db, replays, (trx) => selectTransactions(trx, userId).where('t.id', '=', transactionId).executeTakeFirst());
   if (!row) throw new NotFoundError('Transaction');
-  // Every tag it carried then, deleted ones included (with their last name).
-  const tags = row.tag_ids.length === 0 ? [] : await db.selectFrom('tags').select(['id', 'name', 'color']).where('user_id', '=', userId).where('id', 'in', row.tag_ids).execute();
-  return withEntityTag(toTransactionResponse(row, new Map(tags.map((tag) => [tag.id, tag]))), String(row.revision));
+  const [tags, splitCategories] = await Promise.all([
+    // Every tag it carried then, deleted ones included (with their last name).
+    row.tag_ids.length === 0 ? [] : db.selectFrom('tags').select(['id', 'name', 'color']).where('user_id', '=', userId).where('id', 'in', row.tag_ids).execute(),
+    categorySummariesById(db, userId, splitCategoryIdsOf([row])),
+  ]);
+  return withEntityTag(toTransactionResponse(row, new Map(tags.map((tag) => [tag.id, tag])), splitCategories), String(row.revision));
 }
 
 @QueryHandler(GetTransactionAsOf)
