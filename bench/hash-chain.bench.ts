@@ -138,17 +138,19 @@ async function measure(targets: readonly Target[], writers: number, batch: numbe
       revisions.set(stream, expected + BigInt(batch));
     });
   for (const target of targets) await run(target, 1);
+  // Each variant's server processes work only in its own turns: their CPU is read once around all rounds (ticks of 10 ms, so once).
+  const pids = new Map<Variant, number[]>();
+  for (const target of targets) pids.set(target.variant, await backendPids(target.pool));
+  const postgresAtStart = new Map([...pids].map(([variant, ids]) => [variant, cpuMicros(ids)]));
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const target of targets) {
-      const pids = await backendPids(target.pool);
-      const [nodeBefore, postgresBefore] = [process.cpuUsage(), cpuMicros(pids)];
+      const nodeBefore = process.cpuUsage();
       (samples.get(target.variant) as LoadSamples[]).push(await run(target, SECONDS_PER_ROUND));
       const used = process.cpuUsage(nodeBefore);
-      const spent = cpu.get(target.variant) as { node: number; postgres: number };
-      spent.node += used.user + used.system;
-      spent.postgres += cpuMicros(pids) - postgresBefore;
+      (cpu.get(target.variant) as { node: number; postgres: number }).node += used.user + used.system;
     }
   }
+  for (const [variant, ids] of pids) (cpu.get(variant) as { node: number; postgres: number }).postgres = cpuMicros(ids) - (postgresAtStart.get(variant) as number);
   return new Map(
     [...samples].map(([variant, runs]) => {
       const load = figuresOf(runs);
