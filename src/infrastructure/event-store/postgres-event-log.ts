@@ -1,23 +1,13 @@
 import type pg from 'pg';
-import type { EventMetadata, GlobalPosition } from '../../core/events.js';
+import type { GlobalPosition } from '../../core/events.js';
 import type { EventLog, LoggedEvent } from './event-log.port.js';
+import { COLUMNS, type EventRow, toRecordedEvent } from './postgres-event-store.js';
 
 const PAGE = 1000;
 
-interface LoggedRow {
-  event_id: string;
-  stream_id: string;
-  stream_revision: string | number;
-  commit_position: string;
-  global_position: string | number;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  previous_hash: Buffer | null;
-  hash: Buffer | null;
-}
+type LoggedRow = EventRow & { previous_hash: Buffer | null; hash: Buffer | null };
 
-const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata, previous_hash, hash';
+const LOGGED_COLUMNS = `${COLUMNS}, previous_hash, hash`;
 
 /**
  * The line of `exportLineOf`, written by PostgreSQL: the stored data and metadata go out as the
@@ -46,7 +36,7 @@ export class PostgresEventLog implements EventLog {
     for (;;) {
       const result = await this.pool.query<LoggedRow>({
         name: 'ledgerline-log-page',
-        text: `SELECT ${COLUMNS} FROM events WHERE (stream_id, stream_revision) > ($1, $2::bigint) ORDER BY stream_id, stream_revision LIMIT $3`,
+        text: `SELECT ${LOGGED_COLUMNS} FROM events WHERE (stream_id, stream_revision) > ($1, $2::bigint) ORDER BY stream_id, stream_revision LIMIT $3`,
         values: [after.streamId, after.revision, pageSize],
       });
       const rows: LoggedRow[] = result.rows;
@@ -93,15 +83,5 @@ export class PostgresEventLog implements EventLog {
 }
 
 function toLoggedEvent(row: LoggedRow): LoggedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: BigInt(row.stream_revision),
-    position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    previousHash: row.previous_hash,
-    hash: row.hash,
-  };
+  return { ...toRecordedEvent(row), previousHash: row.previous_hash, hash: row.hash };
 }

@@ -23,7 +23,7 @@ import { PipelinedTransaction } from './pipelined-transaction.js';
 import { inlineKey, type ProjectionDefinition, readModelSearchPath, SHARE_INLINE_LOCKS } from '../projections/projection.js';
 import { isTransientError } from '../projections/projection-failure.js';
 
-interface EventRow {
+export interface EventRow {
   event_id: string;
   stream_id: string;
   stream_revision: string | number;
@@ -64,7 +64,7 @@ export const EVENT_STORE_STATEMENT_TIMEOUT_MS = 5_000;
  * The xid8 is read as text under another name: aliased `transaction_id`, an `ORDER BY
  * transaction_id` would sort the text ("100" before "99") instead of the xid.
  */
-const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata, applied_inline';
+export const COLUMNS = 'event_id, stream_id, stream_revision, transaction_id::text AS commit_position, global_position, type, data, metadata, applied_inline';
 
 /**
  * The event store on PostgreSQL (decision 0001). `$all` readers wait behind a running transaction
@@ -403,7 +403,7 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-function toRecordedEvent(row: EventRow): RecordedEvent {
+export function toRecordedEvent(row: EventRow): RecordedEvent {
   const event: RecordedEvent = {
     id: row.event_id,
     streamId: row.stream_id,

@@ -34,28 +34,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         RETURN NEXT;
       END LOOP;
     END $$`.execute(db);
-  // ledgerline_append_after's checks (0025), answering the previous event's hash.
+  // ledgerline_append_after's checks (0025), then the previous event's hash.
   await sql`
     CREATE FUNCTION ledgerline_chain_after(p_stream text, p_revision bigint, p_inline text[]) RETURNS bytea
     LANGUAGE plpgsql STABLE AS $$
-    DECLARE
-      previous record;
     BEGIN
-      SELECT e.applied_inline, e.transaction_id, e.global_position, e.hash INTO previous
-        FROM events e WHERE e.stream_id = p_stream AND e.stream_revision = p_revision;
-      IF NOT FOUND THEN
-        RAISE EXCEPTION 'stream % has no revision %', p_stream, p_revision USING ERRCODE = 'LL409';
-      END IF;
-      IF EXISTS (
-        SELECT 1 FROM unnest(p_inline) AS wanted(key)
-         WHERE NOT (wanted.key = ANY (coalesce(previous.applied_inline, '{}')))
-           AND NOT EXISTS (
-             SELECT 1 FROM projection_versions v
-              WHERE v.name || '@' || v.version = wanted.key
-                AND (v.position_commit, v.position_prepare) >= (previous.transaction_id::text::numeric, previous.global_position::numeric))) THEN
-        RAISE EXCEPTION 'stream % is not yet projected up to revision %', p_stream, p_revision USING ERRCODE = 'LL425';
-      END IF;
-      RETURN previous.hash;
+      PERFORM ledgerline_append_after(p_stream, p_revision, p_inline);
+      RETURN (SELECT e.hash FROM events e WHERE e.stream_id = p_stream AND e.stream_revision = p_revision);
     END $$`.execute(db);
   await sql`DROP TRIGGER events_append_only ON events`.execute(db);
   // Any statement that deletes, or names a column but the two hashes, is refused whole, rows or none.
