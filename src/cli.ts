@@ -192,11 +192,11 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'audit verify': {
         if (values.chain) {
-          const log = openEventLog(config, connection);
+          const eventLog = openEventLog(config, connection);
           try {
-            return await verifyChainCommand(log, { json: values.json === true }, out, process.stderr);
+            return await verifyChainCommand(eventLog, { json: values.json === true }, out, process.stderr);
           } finally {
-            await log.close();
+            await eventLog.close();
           }
         }
         const store = createEventStore(config, connection);
@@ -219,11 +219,11 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'export': {
         const store = createEventStore(config, connection);
-        const log = openEventLog(config, connection);
+        const eventLog = openEventLog(config, connection);
         try {
-          return await exportCommand({ db: connection.db, log, store }, email, process.stdout, out);
+          return await exportCommand({ db: connection.db, log: eventLog, store }, email, process.stdout, out);
         } finally {
-          await log.close();
+          await eventLog.close();
           await store.close();
         }
       }

@@ -22,7 +22,7 @@ import {
   WrongExpectedRevisionError,
 } from '../../core/events.js';
 import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
-import { canonicalBodies, chainOf, GENESIS_HASH, stampIds } from './event-chain.js';
+import { canonicalBodies, chainHash, chainOf, GENESIS_HASH, stampIds } from './event-chain.js';
 import { chainLinkOf, fromEventStoreDbMetadata, toEventStoreDbMetadata } from './eventstoredb-metadata.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 
@@ -86,7 +86,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (stored) return stored.hash;
     let link = GENESIS_HASH;
     for (const earlier of await this.readRaw(streamId, 0n, revision + 1n)) {
-      link = chainLinkOf(earlier.metadata)?.hash ?? chainOf(link, [canonicalOf(earlier)])[0].hash;
+      link = chainLinkOf(earlier.metadata)?.hash ?? chainHash(link, canonicalOf(earlier));
     }
     return link;
   }
@@ -257,7 +257,7 @@ interface StoredEvent {
 }
 
 /** The canonical JSON of an event as stored, its metadata under the port's names. */
-export function canonicalOf(event: StoredEvent): string {
+function canonicalOf(event: StoredEvent): string {
   return canonicalBodies(event.streamId, [{ id: event.id, type: event.type, data: event.data, metadata: fromEventStoreDbMetadata(event.metadata) }], event.revision)[0];
 }
 
