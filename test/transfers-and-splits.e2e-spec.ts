@@ -107,8 +107,10 @@ describe('transfers and splits', () => {
     expect(await transferOf(key, out.id)).toEqual({ transactionId: third.id, accountId: brokerageCash });
     expect(await transferOf(key, into.id)).toBeNull();
 
-    // By hand: the pair with the third is replaced, and its other side is released.
-    const paired = (await t.as(key).put(`/v1/transactions/${out.id}/transfer`, { transactionId: into.id }).expect(200)).body;
+    // By hand: the pair with the third is replaced, and its other side is released; under the transaction's current ETag.
+    await t.as(key).put(`/v1/transactions/${out.id}/transfer`, { transactionId: into.id }).set('If-Match', '"0"').expect(412);
+    const etag = (await t.as(key).get(`/v1/transactions/${out.id}`).expect(200)).headers.etag as string;
+    const paired = (await t.as(key).put(`/v1/transactions/${out.id}/transfer`, { transactionId: into.id }).set('If-Match', etag).expect(200)).body;
     expect(paired.transfer).toEqual({ transactionId: into.id, accountId: savings });
     expect(await transferOf(key, into.id)).toEqual({ transactionId: out.id, accountId: checking });
     expect(await transferOf(key, third.id)).toBeNull();

@@ -74,9 +74,18 @@ export class TransfersHttpController {
     return { transactionId: row.id, accountId: row.account_id, amount: row.amount };
   }
 
-  /** Commands as the user's, each waited for in the read models; the client's If-Match holds for the transaction it named. */
+  /**
+   * Commands as the user's, each waited for in the read models. The client's If-Match holds for the
+   * first command on the transaction it named: an undo of that command, later in the same request,
+   * follows the request's own append.
+   */
   private runner(principal: Principal, trace: RequestTrace, transactionId: string, ifMatch: IfMatch | undefined): RunTransactionCommand {
     const context = userCommandContext(principal, trace, this.clock);
-    return (id, command) => this.commands.execute(new ExecuteTransactionCommand(id, command, context, id === transactionId ? ifMatch : undefined), TRANSACTION_READ_MODELS);
+    let condition = ifMatch;
+    return (id, command) => {
+      const guard = id === transactionId ? condition : undefined;
+      if (id === transactionId) condition = undefined;
+      return this.commands.execute(new ExecuteTransactionCommand(id, command, context, guard), TRANSACTION_READ_MODELS);
+    };
   }
 }
