@@ -1,7 +1,8 @@
 import { type AllStreamResolvedEvent, EventStoreDBClient, FORWARDS, START } from '@eventstore/db-client';
 import { comparePositions, type GlobalPosition } from '../../core/events.js';
 import { type EventLog, exportLineOf, type LoggedEvent } from './event-log.port.js';
-import { chainLinkOf, fromEventStoreDbMetadata } from './eventstoredb-metadata.js';
+import { toRecordedEvent } from './eventstoredb-event-store.js';
+import { chainLinkOf } from './eventstoredb-metadata.js';
 
 const PAGE = 1000;
 
@@ -60,19 +61,9 @@ export class EventStoreDbEventLog implements EventLog {
 }
 
 function loggedEventOf(resolved: AllStreamResolvedEvent): LoggedEvent | null {
-  const event = resolved.event;
-  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$') || !event.isJson || !event.position) return null;
-  const stored = (event.metadata ?? {}) as Record<string, unknown>;
-  const link = chainLinkOf(stored);
-  return {
-    id: event.id,
-    streamId: event.streamId,
-    revision: event.revision,
-    position: event.position,
-    type: event.type,
-    data: event.data,
-    metadata: fromEventStoreDbMetadata(stored),
-    previousHash: link?.previousHash ?? null,
-    hash: link?.hash ?? null,
-  };
+  if (!resolved.event?.position) return null;
+  const recorded = toRecordedEvent(resolved);
+  if (!recorded) return null;
+  const link = chainLinkOf((resolved.event.metadata ?? {}) as Record<string, unknown>);
+  return { ...recorded, previousHash: link?.previousHash ?? null, hash: link?.hash ?? null };
 }

@@ -228,7 +228,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 }
 
-function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
+/** A user event as the port gives it; null for EventStoreDB's own ($-prefixed) and non-JSON events. */
+export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   if (!event || event.type.startsWith('$') || event.streamId.startsWith('$') || !event.isJson) return null;
   if (!event.position) throw new Error(`EventStoreDB event ${event.id} has no $all position`);

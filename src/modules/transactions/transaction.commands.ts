@@ -77,22 +77,19 @@ export class ExecuteTransactionCommandHandler implements ICommandHandler<Execute
   }
 
   private async checkSplitCategories(userId: string, categoryIds: readonly (string | null)[]): Promise<void> {
-    const issues: ValidationIssue[] = [];
-    for (const [index, categoryId] of categoryIds.entries()) {
-      if (categoryId !== null && !(await this.categories.isCategoryOf(userId, categoryId))) {
-        issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['splits', index, 'categoryId'] });
-      }
-    }
+    const issues = (await Promise.all(categoryIds.map((categoryId, index) => this.unknownCategory(userId, categoryId, ['splits', index, 'categoryId'])))).flat();
     if (issues.length > 0) throw new ValidationFailedError(issues);
+  }
+
+  /** Hidden categories stay assignable. A system one is known from its id (reference data); only a user's own is read. */
+  private async unknownCategory(userId: string, categoryId: string | null, path: (string | number)[]): Promise<ValidationIssue[]> {
+    if (categoryId === null || (await this.categories.isCategoryOf(userId, categoryId))) return [];
+    return [{ code: 'custom', message: 'categoryId names no category of yours', path }];
   }
 
   private async checkReferences(context: CommandContext, categoryId: string | null, tagIds: readonly string[]): Promise<void> {
     const userId = context.userId;
-    const issues: ValidationIssue[] = [];
-    // Hidden categories stay assignable. A system one is known from its id (reference data); only a user's own is read.
-    if (categoryId !== null && !(await this.categories.isCategoryOf(userId, categoryId))) {
-      issues.push({ code: 'custom', message: 'categoryId names no category of yours', path: ['categoryId'] });
-    }
+    const issues = await this.unknownCategory(userId, categoryId, ['categoryId']);
     // Unknown, deleted, another user's or archived: each refused at its own element's path.
     const unusable = await unusableTagIds(this.db, userId, tagIds);
     tagIds.forEach((tagId, index) => {

@@ -16,8 +16,7 @@ import {
   type TransactionEvent,
 } from '../transaction.js';
 import { editableValuesFromProvider, providerValuesOf } from '../imported-transaction.js';
-import type { SplitPart, TransactionSplit, TransactionSplitsCleared } from '../splits/split.js';
-import type { TransferPaired, TransferUnpaired } from '../transfers/transfer.js';
+import type { SplitPart } from '../splits/split.js';
 
 export const ACTIVITY_KINDS = ['created', 'edited', 'deleted'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -128,13 +127,13 @@ function relationChangeOf(recorded: RecordedEvent): { field: 'transfer' | 'split
   const event = { type: recorded.type, data: recorded.data } as TransactionEvent;
   switch (event.type) {
     case 'TransferPaired':
-      return { field: 'transfer', oldValue: null, newValue: (event as TransferPaired).data.counterpart };
+      return { field: 'transfer', oldValue: null, newValue: event.data.counterpart };
     case 'TransferUnpaired':
-      return { field: 'transfer', oldValue: (event as TransferUnpaired).data.counterpart, newValue: null };
+      return { field: 'transfer', oldValue: event.data.counterpart, newValue: null };
     case 'TransactionSplit':
-      return { field: 'splits', oldValue: apiSplitsOf((event as TransactionSplit).data.previousSplits), newValue: apiSplitsOf((event as TransactionSplit).data.splits) };
+      return { field: 'splits', oldValue: apiSplitsOf(event.data.previousSplits), newValue: apiSplitsOf(event.data.splits) };
     case 'TransactionSplitsCleared':
-      return { field: 'splits', oldValue: apiSplitsOf((event as TransactionSplitsCleared).data.previousSplits), newValue: [] };
+      return { field: 'splits', oldValue: apiSplitsOf(event.data.previousSplits), newValue: [] };
     default:
       return null;
   }

@@ -2,6 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../infrastructure/database/schema.js';
 import { TRANSFER_WINDOW_DAYS } from './transfer.js';
 
+/** `c` mirrors `t`: the user's, unpaired, in another account, the opposite amount, within the window. */
+const MIRRORS = sql`c.user_id = t.user_id AND c.amount = -t.amount AND c.account_id <> t.account_id
+  AND c.date BETWEEN t.date - ${TRANSFER_WINDOW_DAYS}::int AND t.date + ${TRANSFER_WINDOW_DAYS}::int
+  AND c.transfer_transaction_id IS NULL`;
+
 /** Two unpaired transactions that could be the two sides of one transfer, `days` apart. */
 export interface TransferCandidatePair {
   readonly transactionId: string;
@@ -19,9 +24,7 @@ export async function transferCandidates(db: Kysely<Database>, userId: string, t
   const { rows } = await sql<{ transaction_id: string; counterpart_id: string; days: number }>`
     SELECT t.id AS transaction_id, c.id AS counterpart_id, abs(c.date - t.date) AS days
       FROM transactions t
-      JOIN transactions c ON c.user_id = t.user_id AND c.amount = -t.amount AND c.account_id <> t.account_id
-                         AND c.date BETWEEN t.date - ${TRANSFER_WINDOW_DAYS}::int AND t.date + ${TRANSFER_WINDOW_DAYS}::int
-                         AND c.transfer_transaction_id IS NULL
+      JOIN transactions c ON ${MIRRORS}
      WHERE t.user_id = ${userId} AND t.id = ANY(${[...transactionIds]}::uuid[]) AND t.transfer_transaction_id IS NULL AND t.amount <> 0
      ORDER BY days, least(t.id, c.id), greatest(t.id, c.id)`.execute(db);
   return rows.map((row) => ({ transactionId: row.transaction_id, counterpartId: row.counterpart_id, days: Number(row.days) }));
@@ -41,9 +44,7 @@ export async function awaitingPairing(db: Kysely<Database>, userId: string, tran
      WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = x.id AND t.user_id = ${userId})
         OR EXISTS (
              SELECT 1 FROM transactions t
-               JOIN transactions c ON c.user_id = t.user_id AND c.amount = -t.amount AND c.account_id <> t.account_id
-                                  AND c.date BETWEEN t.date - ${TRANSFER_WINDOW_DAYS}::int AND t.date + ${TRANSFER_WINDOW_DAYS}::int
-                                  AND c.transfer_transaction_id IS NULL
+               JOIN transactions c ON ${MIRRORS}
               WHERE t.id = x.id AND t.user_id = ${userId} AND t.transfer_transaction_id IS NULL AND t.amount <> 0)`.execute(db);
   return rows.map((row) => row.id);
 }
