@@ -6,15 +6,21 @@ import { timeOrderedId } from '../src/core/ids.js';
 import { connectDatabase } from '../src/infrastructure/database/database.js';
 import { migrate } from '../src/infrastructure/database/migrate.js';
 import type { NewEvent } from '../src/infrastructure/event-store/event-store.port.js';
-import { appendStatement, NEW_STREAMS_STATEMENT, newStreamEvents, newStreamsDocument } from '../src/infrastructure/event-store/postgres-append-statements.js';
+import { metadataFor } from '../src/infrastructure/event-store/handle-command.js';
+import { stampIds } from '../src/infrastructure/event-store/event-chain.js';
+import { appendStatement, newStreamEvents, newStreamsStatement } from '../src/infrastructure/event-store/postgres-append-statements.js';
 import { figuresOf, type LoadFigures, type LoadSamples, rawLoadSamples } from './support/raw-load.js';
 
 /**
  * What the hash chain (decision 0044) costs an append, measured in one run against appends
- * without it. Three scratch databases on one server, each appended to the same way:
+ * without it. Four scratch databases on one server, each appended to the same way:
  *  - before: the schema and INSERT of the release before the chain (no hash columns; the
  *    statement kept here as the reference);
- *  - chained: today's append statement (the store's `appendStatement`: canonical JSON sent, the chain computed in the statement);
+ *  - unchained: this release's statements with the chain taken out (no hash columns, data and
+ *    metadata as JSON.stringify writes them, nothing hashed; kept here): what the chain alone costs;
+ *  - chained: this release's statements (the store's `appendStatement` and `newStreamsStatement`:
+ *    canonical JSON sent, each event's links worked out from the stream head the store remembers,
+ *    checked and stored by the statement);
  *  - chained + export index: the same with the `events_by_user` index the export reads (all this issue adds).
  * Each round appends to each database in turn (so what else the machine does falls on all three),
  * one event at a time at the expected revision — a PATCH's append — from 1 writer (latency) and
@@ -33,8 +39,10 @@ const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 2);
 /** Streams a bulk append creates at once (a statement import's or a sync page's transactions). */
 const NEW_STREAMS_AT_ONCE = 100;
 const STREAMS_PER_WRITER = 50;
+/** Writers × events per append (0: a bulk creation of new streams); BENCH_LOADS=8x2,8x10 runs those alone. */
+const LOADS = (process.env.BENCH_LOADS ?? '1x1,8x1,8x2,8x10,4x0').split(',').map((load) => load.split('x').map(Number) as [number, number]);
 
-type Variant = 'before' | 'chained' | 'chained + export index';
+type Variant = 'before' | 'unchained' | 'chained' | 'chained + export index';
 
 interface Target {
   readonly variant: Variant;
@@ -66,25 +74,24 @@ async function main(): Promise<void> {
       await pool.query('DROP INDEX events_by_user');
       await pool.query('ALTER TABLE events DROP COLUMN previous_hash, DROP COLUMN hash');
     });
+    const unchainedUrl = await scratch(async (pool) => {
+      await pool.query('DROP INDEX events_by_user');
+      await pool.query('ALTER TABLE events DROP COLUMN previous_hash, DROP COLUMN hash');
+    });
     const chainedUrl = await scratch(async (pool) => {
       await pool.query('DROP INDEX events_by_user');
     });
     const fullUrl = await scratch(async () => undefined);
-    const [before, chained, full] = [beforeUrl, chainedUrl, fullUrl].map(storePool);
-    closers.push(() => before.end(), () => chained.end(), () => full.end());
+    const [before, unchained, chained, full] = [beforeUrl, unchainedUrl, chainedUrl, fullUrl].map(storePool);
+    closers.push(() => before.end(), () => unchained.end(), () => chained.end(), () => full.end());
     const targets: Target[] = [
       { variant: 'before', pool: before, append: (streamId, events, expected) => appendBeforeTheChain(before, streamId, events, expected), appendNewStreams: (streams) => newStreamsBeforeTheChain(before, streams) },
+      { variant: 'unchained', pool: unchained, append: (streamId, events, expected) => appendWithoutTheChain(unchained, streamId, events, expected), appendNewStreams: (streams) => newStreamsWithoutTheChain(unchained, streams) },
       { variant: 'chained', pool: chained, append: (streamId, events, expected) => appendChained(chained, streamId, events, expected), appendNewStreams: (streams) => newStreamsChained(chained, streams) },
       { variant: 'chained + export index', pool: full, append: (streamId, events, expected) => appendChained(full, streamId, events, expected), appendNewStreams: (streams) => newStreamsChained(full, streams) },
     ];
-    console.log(`Appends to PostgreSQL, ${ROUNDS} rounds of ${SECONDS_PER_ROUND} s per variant and load, taken in turns (before, chained, chained + export index):`);
-    for (const [writers, batch] of [
-      [1, 1],
-      [8, 1],
-      [8, 2],
-      [8, 10],
-      [4, 0],
-    ] as const) {
+    console.log(`Appends to PostgreSQL, ${ROUNDS} rounds of ${SECONDS_PER_ROUND} s per variant and load, taken in turns (before, unchained, chained, chained + export index):`);
+    for (const [writers, batch] of LOADS) {
       const figures = await measure(targets, writers, batch);
       const base = figures.get('before') as Measured;
       const what = batch === 0 ? `${NEW_STREAMS_AT_ONCE} new streams of one event per append` : `${batch} event${batch === 1 ? '' : 's'} per append`;
@@ -92,7 +99,9 @@ async function main(): Promise<void> {
       for (const [variant, result] of figures) {
         const cpu = result.nodeMicros + result.postgresMicros;
         const baseCpu = base.nodeMicros + base.postgresMicros;
-        const cost = variant === 'before' ? '' : `  → CPU ×${(cpu / baseCpu).toFixed(3)} (${cpu >= baseCpu ? '+' : ''}${(((cpu - baseCpu) / baseCpu) * 100).toFixed(1)}%), appends/s ×${(result.load.requestsPerSecond / base.load.requestsPerSecond).toFixed(3)}`;
+        const unchainedCpu = (figures.get('unchained') as Measured).nodeMicros + (figures.get('unchained') as Measured).postgresMicros;
+        const change = (from: number) => `${cpu >= from ? '+' : ''}${(((cpu - from) / from) * 100).toFixed(1)}%`;
+        const cost = variant === 'before' ? '' : `  → CPU ${change(baseCpu)} on before${variant === 'unchained' ? '' : `, ${change(unchainedCpu)} on unchained`}; appends/s ×${(result.load.requestsPerSecond / base.load.requestsPerSecond).toFixed(3)}`;
         console.log(
           `  ${variant.padEnd(24)} CPU ${cpu.toFixed(0).padStart(5)} µs per append (node ${result.nodeMicros.toFixed(0)}, PostgreSQL ${result.postgresMicros.toFixed(0)})  ` +
             `${Math.round(result.load.requestsPerSecond).toLocaleString('en').padStart(6)} appends/s  p50 ${result.load.p50.toFixed(2)} ms  p99 ${result.load.p99.toFixed(2)} ms${cost}`,
@@ -192,15 +201,8 @@ function cpuMicros(pids: readonly number[]): number {
   }, 0);
 }
 
-const metadata = (): EventMetadata => ({
-  userId: '419452ec-9243-4713-a57c-7ee6bd1c70d5',
-  actor: 'user',
-  requestId: randomUUID(),
-  causationId: randomUUID(),
-  correlationId: randomUUID(),
-  occurredAt: new Date().toISOString(),
-  schemaVersion: 1,
-});
+/** As every command's events carry it. */
+const metadata = (): EventMetadata => metadataFor({ userId: '419452ec-9243-4713-a57c-7ee6bd1c70d5', actor: 'user', requestId: randomUUID(), causationId: randomUUID(), correlationId: randomUUID(), now: new Date() });
 
 function created(stream: string): NewEvent {
   const transactionId = stream.slice('transaction-'.length);
@@ -226,14 +228,54 @@ function edited(stream: string, iteration: number): NewEvent {
   };
 }
 
+/** The hash of each stream's last event, as the store remembers it for the stream's next append. */
+const heads = new Map<string, Buffer | null>();
+
 async function appendChained(pool: pg.Pool, streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream'): Promise<void> {
-  const { rows } = await pool.query(appendStatement(streamId, events, expected));
+  const { statement, lastHash } = appendStatement(streamId, stampIds(events), expected, heads.get(streamId) ?? null);
+  const { rows } = await pool.query(statement);
   if (rows.length === 0) throw new Error(`chained: ${streamId} is not at revision ${String(expected)}`);
+  heads.set(streamId, lastHash);
 }
 
 async function newStreamsChained(pool: pg.Pool, streams: readonly { streamId: string; events: NewEvent[] }[]): Promise<void> {
-  const { rows } = await pool.query({ text: NEW_STREAMS_STATEMENT, values: [newStreamsDocument(newStreamEvents(streams)), null] });
+  const { rows } = await pool.query(newStreamsStatement(newStreamEvents(streams), []));
   if (rows.length !== streams.length) throw new Error('chained: a new stream existed');
+}
+
+/** This release's append with the chain taken out: the same parameters, data and metadata as JSON.stringify writes them, no hash. */
+async function appendWithoutTheChain(pool: pg.Pool, streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream'): Promise<void> {
+  const values: unknown[] = [streamId, expected === 'no_stream' ? '-1' : expected.toString(), null];
+  const rows = events.map((event, index) => {
+    const at = values.length + 1;
+    values.push(timeOrderedId(), event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+    return `(${index + 1}, $${at}::text::uuid, $${at + 1}::text, $${at + 2}::text::jsonb, $${at + 3}::text::jsonb)`;
+  });
+  const base = expected === 'no_stream' ? '(SELECT 1 WHERE $2::bigint = -1) base' : '(SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $2::bigint) base';
+  const { rows: appended } = await pool.query({
+    name: `unchained-${expected === 'no_stream' ? 'new' : 'expected'}-${events.length}`,
+    text: `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
+      SELECT e.id, $1, $2::bigint + e.ordinal, e.type, e.data, e.metadata, $3::text[]
+        FROM ${base}, LATERAL (VALUES ${rows.join(', ')}) e(ordinal, id, type, data, metadata) ORDER BY e.ordinal
+      RETURNING stream_revision, transaction_id::text AS commit_position, global_position`,
+    values,
+  });
+  if (appended.length === 0) throw new Error(`unchained: ${streamId} is not at revision ${String(expected)}`);
+}
+
+/** This release's bulk creation with the chain taken out: each event a line of JSON, parsed once, no hash. */
+async function newStreamsWithoutTheChain(pool: pg.Pool, streams: readonly { streamId: string; events: NewEvent[] }[]): Promise<void> {
+  const lines = streams.flatMap(({ streamId, events }) => events.map((event, revision) => JSON.stringify({ id: timeOrderedId(), streamId, revision, type: event.type, data: event.data, metadata: event.metadata })));
+  const { rows } = await pool.query({
+    text: `WITH e AS MATERIALIZED (SELECT l.ordinal, l.line::jsonb AS body FROM unnest(string_to_array($1::text, E'\\n')) WITH ORDINALITY AS l(line, ordinal))
+      INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline)
+      SELECT (e.body->>'id')::uuid, e.body->>'streamId', (e.body->>'revision')::bigint, e.body->>'type', e.body->'data', e.body->'metadata', $2::text[]
+        FROM e WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.body->>'streamId')
+       ORDER BY e.ordinal
+      RETURNING stream_id, transaction_id::text AS commit_position, global_position`,
+    values: [lines.join('\n'), null],
+  });
+  if (rows.length !== streams.length) throw new Error('unchained: a new stream existed');
 }
 
 /** The bulk creation of the release before the chain, on its schema: the reference. */

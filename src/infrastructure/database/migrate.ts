@@ -29,6 +29,7 @@ import * as rules from './migrations/0032-rules.js';
 import * as eventChain from './migrations/0034-event-chain.js';
 import * as eventsByUser from './migrations/0035-events-by-user.js';
 import * as brokeragePortalReturns from './migrations/0036-brokerage-portal-returns.js';
+import * as chainFollows from './migrations/0037-chain-follows.js';
 import type { Database } from './schema.js';
 
 const CORE_MIGRATIONS: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const CORE_MIGRATIONS: Record<string, Migration> = {
   '0034-event-chain': eventChain,
   '0035-events-by-user': eventsByUser,
   '0036-brokerage-portal-returns': brokeragePortalReturns,
+  '0037-chain-follows': chainFollows,
 };
 
 /** Any number of processes may start at once: the advisory lock lets one set up at a time. */

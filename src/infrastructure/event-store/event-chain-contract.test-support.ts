@@ -45,6 +45,12 @@ export function eventChainContract(name: string, harness: () => ChainHarness): v
       await store.appendToStream(one, [event('Noted', { text: '"quoted"\n' })], 'any');
       await store.appendToStream(one, [event('Guarded')], 3n, { guards: [HOLDING_GUARD] });
       await store.appendToStream(one, [event('GuardedToo'), event('GuardedThree')], 4n, { guards: [HOLDING_GUARD] });
+      // More events at once than an append chains in its own statement on PostgreSQL (16).
+      await store.appendToStream(one, Array.from({ length: 20 }, (_, index) => event('Bulk', { index })), 6n);
+      // A stream id and a type JSON must escape: the appender's canonical JSON and the stored hash agree on it.
+      const quoted = `${stream()}-"q\\é`;
+      await store.appendToStream(quoted, [event('Said "so"'), event('Again\\')], 'no_stream');
+      await store.appendToStream(quoted, [event('Third')], 1n);
       const guardedNew = stream();
       await store.appendToStream(guardedNew, [event('GuardedFirst'), event('GuardedSecond')], 'no_stream', { guards: [HOLDING_GUARD] });
       const created = [stream(), stream()];
@@ -54,8 +60,9 @@ export function eventChainContract(name: string, harness: () => ChainHarness): v
         { streamId: created[1], events: [event('A'), event('B'), event('C')] },
       ]);
       await store.appendToStream(many, [event('Third')], 1n);
-      const streams = await loggedStreams(log, [one, many, guardedNew, ...created]);
-      expect(streams.get(one)?.map((logged) => logged.type)).toEqual(['Opened', 'Renamed', 'Renamed', 'Noted', 'Guarded', 'GuardedToo', 'GuardedThree']);
+      const streams = await loggedStreams(log, [one, many, guardedNew, quoted, ...created]);
+      expect(streams.get(one)?.map((logged) => logged.type)).toEqual(['Opened', 'Renamed', 'Renamed', 'Noted', 'Guarded', 'GuardedToo', 'GuardedThree', ...Array.from({ length: 20 }, () => 'Bulk')]);
+      expect(streams.get(quoted)).toHaveLength(3);
       expect(streams.get(guardedNew)).toHaveLength(2);
       expect(streams.get(many)?.map((logged) => logged.type)).toEqual(['First', 'Second', 'Third']);
       for (const [streamId, events] of streams) expect([streamId, chainProblems(events)]).toEqual([streamId, []]);

@@ -25,6 +25,7 @@ import type { AppendResult, EventStore, EventSubscription, NewEvent, NewStream, 
 import { canonicalBodies, chainHash, chainOf, GENESIS_HASH, stampIds } from './event-chain.js';
 import { chainLinkOf, fromEventStoreDbMetadata, toEventStoreDbMetadata } from './eventstoredb-metadata.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
+import { StreamHeads } from './stream-heads.js';
 
 /** The same port over EventStoreDB / KurrentDB, selected by `EVENTSTORE_URL`. */
 export class EventStoreDbEventStore implements EventStore {
@@ -260,26 +261,4 @@ interface StoredEvent {
 /** The canonical JSON of an event as stored, its metadata under the port's names. */
 function canonicalOf(event: StoredEvent): string {
   return canonicalBodies(event.streamId, [{ id: event.id, type: event.type, data: event.data, metadata: fromEventStoreDbMetadata(event.metadata) }], event.revision)[0];
-}
-
-/** Streams this process appended to last: the revision and hash of their last event, least recently used first out. */
-class StreamHeads {
-  private readonly heads = new Map<string, { revision: bigint; hash: Buffer }>();
-
-  constructor(private readonly capacity = 4096) {}
-
-  at(streamId: string, revision: bigint): Buffer | undefined {
-    const head = this.heads.get(streamId);
-    return head?.revision === revision ? head.hash : undefined;
-  }
-
-  remember(streamId: string, revision: bigint, hash: Buffer): void {
-    this.heads.delete(streamId);
-    this.heads.set(streamId, { revision, hash });
-    if (this.heads.size > this.capacity) this.heads.delete(this.heads.keys().next().value as string);
-  }
-
-  delete(streamId: string): void {
-    this.heads.delete(streamId);
-  }
 }

@@ -155,16 +155,17 @@ async function loadStream<Event extends DomainEvent, State>(
 
 /** The metadata every event appended on behalf of `context` carries. */
 export function metadataFor(context: CommandContext): EventMetadata {
+  // Keys in RFC 8785's order: the hash chain's canonical JSON then writes the metadata in one JSON.stringify (event-chain.ts).
   return {
-    userId: context.userId,
     actor: context.actor,
-    requestId: context.requestId,
     causationId: context.causationId ?? context.requestId,
     correlationId: context.correlationId ?? context.requestId,
+    ...(context.idempotencyKey === undefined ? {} : { idempotencyKey: context.idempotencyKey }),
     occurredAt: context.now.toISOString(),
+    requestId: context.requestId,
+    ...(context.ruleId === undefined ? {} : { ruleId: context.ruleId }),
     // The event store's upcasting layer stamps each event with its type's current version.
     schemaVersion: 1,
-    ...(context.idempotencyKey === undefined ? {} : { idempotencyKey: context.idempotencyKey }),
-    ...(context.ruleId === undefined ? {} : { ruleId: context.ruleId }),
+    userId: context.userId,
   };
 }

@@ -1,99 +1,123 @@
-import { canonicalBodies, chainHash, GENESIS_HASH, stampIds } from './event-chain.js';
+import { canonicalJson, chainHash, eventJsonOf, GENESIS_HASH, stampIds } from './event-chain.js';
 import type { NewEvent, NewStream } from './event-store.port.js';
 
 /**
- * The INSERTs of the PostgreSQL event store. Each event travels as its canonical JSON (decision
- * 0044), from which the row's id, type, data and metadata are taken, and which is hashed after the
- * previous event's hash, read in the same statement. The events of an append go as one text, a
- * line each: canonical JSON holds no newline (JSON escapes one in a string), and one text costs
- * neither side the escaping of an array literal. One event (most appends) is hashed in the
- * statement itself; several by `ledgerline_event_chain`, one after the other.
+ * The INSERTs of the PostgreSQL event store (decision 0044). The service writes each event's data
+ * and metadata as canonical JSON and works out its links in the stream's hash chain from the hash
+ * of the event at the expected revision, which it knows (the stream's head, `StreamHeads`); the
+ * statement checks that hash in the same statement that checks the revision, and stores the links.
+ * Two appends racing for a revision both follow the same hash and the unique key lets one in, so a
+ * chain cannot fork. Each event travels as parameters of its own: nothing is escaped on either side.
  */
 
 export interface AppendStatement {
-  readonly name: string;
+  readonly name?: string;
   readonly text: string;
   readonly values: unknown[];
 }
 
-const GENESIS = `'\\x${GENESIS_HASH.toString('hex')}'::bytea`;
+/** The statement, and the hash of the append's last event (null when the stream's chain has not reached it yet). */
+export interface ChainedAppend {
+  readonly statement: AppendStatement;
+  readonly lastHash: Buffer | null;
+}
+
 const RETURNING = 'RETURNING stream_revision, transaction_id::text AS commit_position, global_position';
 
-/** Where an append's first event goes, and the hash it follows: `base(next, hash)`. */
+/**
+ * $1 the stream, $2 the revision before the append's first event (-1: a new stream), $3 the inline
+ * read models (or NULL), $4 the hash the first event follows. `follows` is read by the INSERT, so
+ * that the planner cannot leave the check out.
+ */
 const BASE = {
-  /** A new stream: revision 0, after the genesis hash. */
-  new: `(SELECT 0::bigint AS next, ${GENESIS} AS hash) base`,
-  /** After the stream's event at the expected revision ($3), which must exist (else nothing is inserted). */
-  expected: '(SELECT stream_revision + 1 AS next, hash FROM events WHERE stream_id = $1 AND stream_revision = $3::bigint) base',
-  /** The same, checked by ledgerline_chain_after, which refuses by an error (LL409, LL425) and names the read models ($4). */
-  inline: '(SELECT $3::bigint + 1 AS next, ledgerline_chain_after($1, $3::bigint, $4::text[]) AS hash) base',
+  /** A new stream: the unique key refuses a stream that has a revision 0. */
+  new: '(SELECT true AS follows WHERE $2::bigint = -1) base',
+  /** After the stream's event at the expected revision, which must exist with that hash (else nothing is inserted). */
+  expected: '(SELECT true AS follows FROM events WHERE stream_id = $1 AND stream_revision = $2::bigint AND hash IS NOT DISTINCT FROM $4::bytea) base',
+  /** The same, checked by ledgerline_chain_follows, which refuses by an error (LL409, LL425, LL428) and names the read models ($3). */
+  inline: '(SELECT ledgerline_chain_follows($1, $2::bigint, $3::text[], $4::bytea) AS follows) base',
 };
+type Base = keyof typeof BASE;
 
-function chainedInsert(name: string, base: string, events: number, appliedInline: string | null): Omit<AppendStatement, 'values'> {
-  const columns = `event_id, stream_id, stream_revision, type, data, metadata, previous_hash, hash${appliedInline ? ', applied_inline' : ''}`;
-  const inline = appliedInline ? `, ${appliedInline}::text[]` : '';
-  if (events === 1) {
-    return {
-      name: `${name}-one`,
-      text: `WITH b AS MATERIALIZED (SELECT $2::text::jsonb AS body)
-        INSERT INTO events (${columns})
-        SELECT (b.body->>'id')::uuid, $1, base.next, b.body->>'type', b.body->'data', b.body->'metadata', base.hash, sha256(base.hash || convert_to($2::text, 'UTF8'))${inline}
-          FROM ${base}, b ${RETURNING}`,
-    };
+/** Appends of up to this many events run as named (prepared) statements, parsed and planned once per connection. */
+const PREPARED_UP_TO = 16;
+const PARAMETERS_PER_EVENT = 5;
+
+function insertText(base: Base, events: number): string {
+  const rows = Array.from({ length: events }, (_, index) => {
+    const at = 5 + index * PARAMETERS_PER_EVENT;
+    const previous = index === 0 ? '$4::bytea' : `$${at - 1}::bytea`;
+    return `(${index + 1}, $${at}::text::uuid, $${at + 1}::text, $${at + 2}::text::jsonb, $${at + 3}::text::jsonb, ${previous}, $${at + 4}::bytea)`;
+  });
+  return `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, previous_hash, hash, applied_inline)
+    SELECT e.id, $1, $2::bigint + e.ordinal, e.type, e.data, e.metadata, e.previous_hash, e.hash, $3::text[]
+      FROM ${BASE[base]}, LATERAL (VALUES ${rows.join(', ')}) e(ordinal, id, type, data, metadata, previous_hash, hash)
+     WHERE base.follows ORDER BY e.ordinal ${RETURNING}`;
+}
+
+const prepared = new Map<string, string>();
+
+function insertOf(base: Base, events: number): { name?: string; text: string } {
+  if (events > PREPARED_UP_TO) return { text: insertText(base, events) };
+  const name = `ledgerline-append-${base}-${events}`;
+  let text = prepared.get(name);
+  if (text === undefined) {
+    text = insertText(base, events);
+    prepared.set(name, text);
   }
-  return {
-    name: `${name}-many`,
-    text: `INSERT INTO events (${columns})
-      SELECT (c.body->>'id')::uuid, $1, base.next + c.ordinal - 1, c.body->>'type', c.body->'data', c.body->'metadata', c.previous_hash, c.hash${inline}
-        FROM ${base}, ledgerline_event_chain(base.hash, $2::text) c ORDER BY c.ordinal ${RETURNING}`,
-  };
+  return { name, text };
+}
+
+/** `previous` null: the stream's event at the expected revision has no hash yet (`ledgerline audit chain`), nor do these. */
+function chainedAppend(base: Base, streamId: string, events: readonly (NewEvent & { id: string })[], before: bigint, previous: Buffer | null, inline: readonly string[] | null): ChainedAppend {
+  const values: unknown[] = [streamId, before.toString(), inline, previous];
+  let link = previous;
+  events.forEach((event, index) => {
+    const data = canonicalJson(event.data);
+    const metadata = canonicalJson(event.metadata);
+    link = link === null ? null : chainHash(link, eventJsonOf(event.id, streamId, before + 1n + BigInt(index), event.type, data, metadata));
+    values.push(event.id, event.type, data, metadata, link);
+  });
+  return { statement: { ...insertOf(base, events.length), values }, lastHash: link };
 }
 
 /**
- * One statement, no explicit transaction: the revision check rides on the INSERT itself
- * (a missing expected revision inserts nothing; a taken one violates the unique key). The hot
- * path runs as named (prepared) statements: parsed and planned once per connection.
+ * One statement, no explicit transaction: the revision check rides on the INSERT itself (a
+ * missing expected revision, or one whose hash is not `previous`, inserts nothing; a taken one
+ * violates the unique key).
  */
-export function appendStatement(streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream'): AppendStatement {
-  const stamped = stampIds(events);
-  if (expected === 'no_stream') {
-    return { ...chainedInsert('ledgerline-append-chained-new', BASE.new, events.length, null), values: [streamId, canonicalBodies(streamId, stamped, 0n).join('\n')] };
-  }
-  return {
-    ...chainedInsert('ledgerline-append-chained', BASE.expected, events.length, null),
-    values: [streamId, canonicalBodies(streamId, stamped, expected + 1n).join('\n'), expected.toString()],
-  };
+export function appendStatement(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream', previous: Buffer | null): ChainedAppend {
+  return expected === 'no_stream' ? chainedAppend('new', streamId, events, -1n, GENESIS_HASH, null) : chainedAppend('expected', streamId, events, expected, previous, null);
 }
 
 /**
  * The append of an inline write: it names the read models it projects into, and refuses by an
  * error — not an empty insert — when the expected revision is not the stream's last (LL409, or
- * the unique key), or when the stream's previous event is not projected there yet (LL425).
+ * the unique key), when the stream's previous event is not projected there yet (LL425), or when
+ * its hash is not `previous` (LL428).
  */
-export function inlineAppendStatement(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream', keys: readonly string[]): AppendStatement {
+export function inlineAppendStatement(streamId: string, events: readonly (NewEvent & { id: string })[], expected: bigint | 'no_stream', previous: Buffer | null, keys: readonly string[]): ChainedAppend {
   const inline = keys.length > 0 ? keys : null;
-  if (expected === 'no_stream') {
-    return { ...chainedInsert('ledgerline-append-chained-inline-new', BASE.new, events.length, '$3'), values: [streamId, canonicalBodies(streamId, events, 0n).join('\n'), inline] };
-  }
-  return {
-    ...chainedInsert('ledgerline-append-chained-inline', BASE.inline, events.length, '$4'),
-    values: [streamId, canonicalBodies(streamId, events, expected + 1n).join('\n'), expected.toString(), inline],
-  };
+  return expected === 'no_stream' ? chainedAppend('new', streamId, events, -1n, GENESIS_HASH, inline) : chainedAppend('inline', streamId, events, expected, previous, inline);
 }
 
 /**
  * Skips every stream that has an event already; a stream created meanwhile by another writer
- * fails the statement. The events come as one text, a line each — `stream id`, revision, previous
- * hash, hash (hex) and the canonical JSON, apart by tabs (neither holds a raw tab or newline) —
- * which PostgreSQL takes apart faster than the client can escape arrays or a JSON document of
- * them; their links are worked out here, each new stream's from the genesis hash.
+ * fails the statement. The events come as one text, a line each (their canonical JSON, which
+ * holds each one's stream and revision), parsed once each and hashed by PostgreSQL, all at once:
+ * a stream's first event follows the genesis hash. Beside them a line per event with the hash it
+ * follows when that is not the genesis hash (hex), worked out here: only for the later events of
+ * a stream created with several (most new streams get one event).
  */
-export const NEW_STREAMS_STATEMENT = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline, previous_hash, hash)
-  SELECT (e.body->>'id')::uuid, e.stream_id, e.revision, e.body->>'type', e.body->'data', e.body->'metadata', $2::text[], decode(e.previous_hash, 'hex'), decode(e.hash, 'hex')
-    FROM (SELECT l.ordinal, split_part(l.line, E'\\t', 1) AS stream_id, split_part(l.line, E'\\t', 2)::bigint AS revision, split_part(l.line, E'\\t', 3) AS previous_hash,
-                 split_part(l.line, E'\\t', 4) AS hash, split_part(l.line, E'\\t', 5)::jsonb AS body
-            FROM string_to_table($1::text, E'\\n') WITH ORDINALITY AS l(line, ordinal) OFFSET 0) e
-   WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.stream_id)
+const GENESIS = `'\\x${GENESIS_HASH.toString('hex')}'::bytea`;
+const NEW_STREAMS_STATEMENT = `WITH e AS MATERIALIZED (
+    SELECT l.ordinal, l.line, l.line::jsonb AS body, coalesce(decode(nullif(l.previous, ''), 'hex'), ${GENESIS}) AS previous_hash
+      FROM unnest(string_to_array($1::text, E'\\n'), string_to_array($2::text, E'\\n')) WITH ORDINALITY AS l(line, previous, ordinal))
+  INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline, previous_hash, hash)
+  SELECT (e.body->>'id')::uuid, e.body->>'streamId', (e.body->>'revision')::bigint, e.body->>'type', e.body->'data', e.body->'metadata', $3::text[],
+         e.previous_hash, sha256(e.previous_hash || convert_to(e.line, 'UTF8'))
+    FROM e
+   WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.body->>'streamId')
    ORDER BY e.ordinal
   RETURNING stream_id, transaction_id::text AS commit_position, global_position`;
 
@@ -108,15 +132,16 @@ export function newStreamEvents(streams: readonly NewStream[]): NewStreamEvent[]
   return streams.flatMap(({ streamId, events }) => stampIds(events).map((event, revision) => ({ streamId, revision, event })));
 }
 
-/** `NEW_STREAMS_STATEMENT`'s text: every event on a line of its own, with its place and its links. */
-export function newStreamsDocument(events: readonly NewStreamEvent[]): string {
+/** The bulk creation of streams (not prepared: planned for each batch's size), `keys` the inline read models it projects into. */
+export function newStreamsStatement(events: readonly NewStreamEvent[], keys: readonly string[]): AppendStatement {
+  const bodies: string[] = [];
+  const previous: string[] = [];
   let link = GENESIS_HASH;
-  return events
-    .map(({ streamId, revision, event }) => {
-      const [body] = canonicalBodies(streamId, [event], BigInt(revision));
-      const previous = revision === 0 ? GENESIS_HASH : link;
-      link = chainHash(previous, body);
-      return `${streamId}\t${revision}\t${previous.toString('hex')}\t${link.toString('hex')}\t${body}`;
-    })
-    .join('\n');
+  events.forEach(({ streamId, revision, event }, index) => {
+    const body = eventJsonOf(event.id, streamId, BigInt(revision), event.type, canonicalJson(event.data), canonicalJson(event.metadata));
+    bodies.push(body);
+    previous.push(revision === 0 ? '' : link.toString('hex'));
+    if (events[index + 1]?.streamId === streamId) link = chainHash(revision === 0 ? GENESIS_HASH : link, body);
+  });
+  return { text: NEW_STREAMS_STATEMENT, values: [bodies.join('\n'), previous.join('\n'), keys.length > 0 ? keys : null] };
 }

@@ -5,6 +5,7 @@ import { createMigratedDatabase, type TestDatabase } from '../../../test/support
 import type { DatabaseConnection } from '../database/database.js';
 import type { EventSubscription, NewEvent } from './event-store.port.js';
 import { event, eventStoreContract, readMine, stream } from './event-store-contract.test-support.js';
+import { stampIds } from './event-chain.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
 import { eventChainContract } from './event-chain-contract.test-support.js';
 import { PostgresEventLog } from './postgres-event-log.js';
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function openAppend(streamId: string, events: readonly NewEvent[]) {
   const client = await connection.pool.connect();
   await client.query('BEGIN');
-  const { text, values } = appendStatement(streamId, events, 'no_stream');
+  const { text, values } = appendStatement(streamId, stampIds(events), 'no_stream', null).statement;
   await client.query(text, values);
   return {
     async commit() {
@@ -237,7 +238,7 @@ describe('PostgreSQL feed liveness', () => {
       const { rows } = await rogue.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
       await watched.appendToStream(after, [event('After')], 'no_stream');
       await feed.of(after, 6000);
-      const { text, values } = appendStatement(late, [event('Late')], 'no_stream');
+      const { text, values } = appendStatement(late, stampIds([event('Late')]), 'no_stream', null).statement;
       await rogue.query(text, values);
       await rogue.query('COMMIT');
       const deadline = Date.now() + 10_000;

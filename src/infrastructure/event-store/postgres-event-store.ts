@@ -11,8 +11,9 @@ import {
 import type { AppendGuard, AppendOptions, AppendResult, EventStore, EventSubscription, NewEvent, NewStream, NewStreamsResult, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port.js';
 import { appendToNewStreamsOneByOne } from './new-streams.js';
 export { appendStatement } from './postgres-append-statements.js';
-import { stampIds } from './event-chain.js';
-import { appendStatement, inlineAppendStatement, NEW_STREAMS_STATEMENT, newStreamEvents, newStreamsDocument } from './postgres-append-statements.js';
+import { GENESIS_HASH, stampIds } from './event-chain.js';
+import { StreamHeads } from './stream-heads.js';
+import { appendStatement, inlineAppendStatement, newStreamEvents, newStreamsStatement } from './postgres-append-statements.js';
 import { SharedFeedPages } from './shared-feed-pages.js';
 import { connectDatabase } from '../database/database.js';
 import { AppendSignal, type AppendSignalOptions } from './append-signal.js';
@@ -77,6 +78,7 @@ export class PostgresEventStore implements EventStore {
   private readonly horizon: FeedHorizon;
   readonly inline: InlineProjections;
   private readonly feedPages = new SharedFeedPages(FEED_PAGES_KEPT);
+  private readonly heads = new StreamHeads();
   private notifying = false;
   private notifyAgain = false;
 
@@ -112,18 +114,45 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     // Each event's hash covers its revision (decision 0044): 'any' settles the revision first.
     if (expectedRevision === 'any') return this.appendAtAnyRevision(streamId, events, options);
-    const inline = this.inline.for(events);
+    const stamped = stampIds(events);
+    const inline = this.inline.for(stamped);
     const guards = options.guards ?? [];
-    if (inline.length === 0 && guards.length === 0) return this.appendAlone(streamId, events, expectedRevision);
-    try {
-      return await this.appendInTransaction(streamId, events, expectedRevision, inline, guards);
-    } catch (error) {
-      // The stream's previous event is not projected yet where this one would go inline (another
-      // release wrote it, or the version just went live), or an inline read model cannot apply the
-      // events: they are stored all the same and left to the daemon, which parks what it cannot apply.
-      if (error instanceof InlineProjectionRefused) return this.appendInTransaction(streamId, events, expectedRevision, [], guards);
-      throw error;
+    for (let attempt = 0; ; attempt += 1) {
+      const head = await this.headOf(streamId, expectedRevision, attempt > 0);
+      try {
+        if (inline.length === 0 && guards.length === 0) return await this.appendAlone(streamId, stamped, expectedRevision, head);
+        try {
+          return await this.appendInTransaction(streamId, stamped, expectedRevision, head, inline, guards);
+        } catch (error) {
+          // The stream's previous event is not projected yet where this one would go inline (another
+          // release wrote it, or the version just went live), or an inline read model cannot apply the
+          // events: they are stored all the same and left to the daemon, which parks what it cannot apply.
+          if (error instanceof InlineProjectionRefused) return await this.appendInTransaction(streamId, stamped, expectedRevision, head, [], guards);
+          throw error;
+        }
+      } catch (error) {
+        // The head this process knew is not the stream's any more (given its hash since, by `ledgerline audit chain`): read it.
+        if (!(error instanceof StaleStreamHead) || attempt > 0) throw error instanceof StaleStreamHead ? new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId)) : error;
+        this.heads.delete(streamId);
+      }
     }
+  }
+
+  /**
+   * The hash of the stream's event at the expected revision: the genesis hash for a new stream, else
+   * what this process knows of the stream's head or, when it does not (or `read`), what is stored
+   * (null when the event has no hash yet, or no such event exists: the append is then refused).
+   */
+  private async headOf(streamId: string, expected: bigint | 'no_stream', read: boolean): Promise<StreamHead> {
+    if (expected === 'no_stream') return { hash: GENESIS_HASH, known: true };
+    const known = read ? undefined : this.heads.at(streamId, expected);
+    if (known !== undefined) return { hash: known, known: true };
+    const { rows } = await this.pool.query<{ hash: Buffer | null }>({
+      name: 'ledgerline-stream-hash',
+      text: 'SELECT hash FROM events WHERE stream_id = $1 AND stream_revision = $2::bigint',
+      values: [streamId, expected.toString()],
+    });
+    return { hash: rows[0]?.hash ?? null, known: false };
   }
 
   /** At the stream's current revision, read again should another append take it first. */
@@ -138,18 +167,18 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** One statement, no explicit transaction. */
-  private async appendAlone(streamId: string, events: readonly NewEvent[], expectedRevision: bigint | 'no_stream'): Promise<AppendResult> {
-    const { name, text, values } = appendStatement(streamId, events, expectedRevision);
+  private async appendAlone(streamId: string, events: readonly (NewEvent & { id: string })[], expectedRevision: bigint | 'no_stream', head: StreamHead): Promise<AppendResult> {
+    const { statement, lastHash } = appendStatement(streamId, events, expectedRevision, head.hash);
     let rows: AppendedRow[];
     try {
-      rows = (await this.pool.query({ name, text, values })).rows;
+      rows = (await this.pool.query(statement)).rows;
     } catch (error) {
-      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+      if (isUniqueViolation(error, 'events_stream_id_stream_revision_key')) throw await this.wrongRevision(streamId, expectedRevision);
       throw error;
     }
-    if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+    if (rows.length === 0) throw head.known ? new StaleStreamHead() : await this.wrongRevision(streamId, expectedRevision);
     this.announceAppend();
-    return appendResultOf(rows, []);
+    return this.appended(streamId, rows, [], lastHash);
   }
 
   /**
@@ -157,32 +186,50 @@ export class PostgresEventStore implements EventStore {
    * refuses a stale expected revision with an error, ending the transaction — and the inline read
    * models' writes for the events, committed together.
    */
-  private async appendInTransaction(streamId: string, events: readonly NewEvent[], expected: bigint | 'no_stream', inline: readonly ProjectionDefinition[], guards: readonly AppendGuard[]): Promise<AppendResult> {
+  private async appendInTransaction(
+    streamId: string,
+    events: readonly (NewEvent & { id: string })[],
+    expected: bigint | 'no_stream',
+    head: StreamHead,
+    inline: readonly ProjectionDefinition[],
+    guards: readonly AppendGuard[],
+  ): Promise<AppendResult> {
     const keys = inline.map(inlineKey);
-    const stamped = stampIds(events);
+    const { statement, lastHash } = inlineAppendStatement(streamId, events, expected, head.hash, keys);
     const outcome = await this.inTransaction(async (transaction) => {
       if (keys.length > 0) transaction.send({ ...SHARE_INLINE_LOCKS, values: [keys] });
       const checks = guards.map((guard) => transaction.send({ text: `SELECT ledgerline_require(${guard.condition.sql})`, values: guard.condition.parameters }));
-      const appended = transaction.send(inlineAppendStatement(streamId, stamped, expected, keys));
-      const recorded = InlineProjections.recorded(streamId, stamped, expected === 'no_stream' ? 0n : expected + 1n);
+      const appended = transaction.send(statement);
+      const recorded = InlineProjections.recorded(streamId, events, expected === 'no_stream' ? 0n : expected + 1n);
       for (const projection of inline) await projection.apply(transaction.db, recorded.filter((event) => projection.eventTypes.includes(event.type)));
       return { checks, appended };
     }).catch(async (error: unknown) => {
-      throw await this.appendFailure(error, streamId, expected, guards, inline.length > 0);
+      throw await this.appendFailure(error, streamId, expected, head, guards, inline.length > 0);
     });
     this.announceAppend();
-    return appendResultOf((await outcome.appended).rows as AppendedRow[], keys);
+    return this.appended(streamId, (await outcome.appended).rows as AppendedRow[], keys, lastHash);
+  }
+
+  /** The append's result; the stream's head is remembered for its next append. */
+  private appended(streamId: string, rows: readonly AppendedRow[], appliedInline: readonly string[], lastHash: Buffer | null): AppendResult {
+    const result = appendResultOf(rows, appliedInline);
+    this.heads.remember(streamId, result.nextExpectedRevision, lastHash);
+    return result;
+  }
+
+  private async wrongRevision(streamId: string, expected: bigint | 'no_stream'): Promise<WrongExpectedRevisionError> {
+    this.heads.delete(streamId);
+    return new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
   }
 
   /**
    * What a failed append in a transaction means: a stale revision, a guard that did not hold, an
    * inline read model that refused (its events not projected yet, or not applicable), or the error itself.
    */
-  private async appendFailure(error: unknown, streamId: string, expected: bigint | 'no_stream', guards: readonly AppendGuard[], inline: boolean): Promise<unknown> {
+  private async appendFailure(error: unknown, streamId: string, expected: bigint | 'no_stream', head: StreamHead, guards: readonly AppendGuard[], inline: boolean): Promise<unknown> {
     const failed = error as GuardFailure;
-    if (isUniqueViolation(error, 'events_stream_id_stream_revision_key') || failed.code === 'LL409') {
-      return new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
-    }
+    if (isUniqueViolation(error, 'events_stream_id_stream_revision_key') || failed.code === 'LL409') return this.wrongRevision(streamId, expected);
+    if (failed.code === 'LL428') return head.known ? new StaleStreamHead() : this.wrongRevision(streamId, expected);
     if (failed.code === 'LL412' && failed.guard !== undefined) return guards[failed.guard].refusal();
     if (inline && (failed.code === 'LL425' || !isTransientError(error))) return new InlineProjectionRefused(error);
     return error;
@@ -233,17 +280,16 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) return { existing: [], position: null, appliedInline: [] };
     const inline = useInline ? this.inline.for(events.map(({ event }) => event)) : [];
     const keys = inline.map(inlineKey);
-    const values = [newStreamsDocument(events), keys.length > 0 ? keys : null];
+    const statement = newStreamsStatement(events, keys);
     let rows: NewStreamRow[];
     try {
       if (inline.length === 0) {
-        // Not a prepared statement: planned for each batch's size, not a generic guess.
-        rows = (await this.pool.query<NewStreamRow>({ text: NEW_STREAMS_STATEMENT, values })).rows;
+        rows = (await this.pool.query<NewStreamRow>(statement)).rows;
       } else {
         rows = (
           await this.inTransaction(async (transaction) => {
             transaction.send({ ...SHARE_INLINE_LOCKS, values: [keys] });
-            const created = (await transaction.send({ text: NEW_STREAMS_STATEMENT, values })).rows as NewStreamRow[];
+            const created = (await transaction.send(statement)).rows as NewStreamRow[];
             const createdIds = new Set(created.map((row) => row.stream_id));
             const recorded = events
               .filter(({ streamId }) => createdIds.has(streamId))
@@ -267,12 +313,15 @@ export class PostgresEventStore implements EventStore {
     return { existing, position: { commit: BigInt(last.commit_position), prepare: BigInt(last.global_position) }, appliedInline: keys };
   }
 
+  /** The stream's head is remembered: a command decided on what it read appends without reading its hash. */
   async readStream(streamId: string, { fromRevision = 0n }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<EventRow>({
+    const result = await this.pool.query<EventRow & { hash: Buffer | null }>({
       name: 'ledgerline-read-stream',
-      text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_revision >= $2::bigint ORDER BY stream_revision`,
+      text: `SELECT ${COLUMNS}, hash FROM events WHERE stream_id = $1 AND stream_revision >= $2::bigint ORDER BY stream_revision`,
       values: [streamId, fromRevision.toString()],
     });
+    const last = result.rows.at(-1);
+    if (last) this.heads.remember(streamId, BigInt(last.stream_revision), last.hash);
     return result.rows.map(toRecordedEvent);
   }
 
@@ -429,6 +478,19 @@ interface AppendedRow {
 }
 
 type GuardFailure = { code?: string; guard?: number };
+
+/** The hash an append follows, and whether it came from this process's memory rather than a read just made. */
+interface StreamHead {
+  readonly hash: Buffer | null;
+  readonly known: boolean;
+}
+
+/** The stream's event at the expected revision does not have the hash this process remembered. */
+class StaleStreamHead extends Error {
+  constructor() {
+    super('the stream head this process knew is not the stored one');
+  }
+}
 
 /** The inline read models could not take the append's events; the append is made again without them. */
 class InlineProjectionRefused extends Error {
