@@ -111,11 +111,11 @@ export function inlineAppendStatement(streamId: string, events: readonly (NewEve
  */
 const GENESIS = `'\\x${GENESIS_HASH.toString('hex')}'::bytea`;
 const NEW_STREAMS_STATEMENT = `WITH e AS MATERIALIZED (
-    SELECT l.ordinal, l.line, l.line::jsonb AS body, coalesce(decode(nullif(l.previous, ''), 'hex'), ${GENESIS}) AS previous_hash
-      FROM unnest(string_to_array($1::text, E'\\n'), string_to_array($2::text, E'\\n')) WITH ORDINALITY AS l(line, previous, ordinal))
+    SELECT l.ordinal, l.line::jsonb AS body, l.previous_hash, sha256(l.previous_hash || convert_to(l.line, 'UTF8')) AS hash
+      FROM (SELECT line, ordinal, coalesce(decode(nullif(previous, ''), 'hex'), ${GENESIS}) AS previous_hash
+              FROM unnest(string_to_array($1::text, E'\\n'), string_to_array($2::text, E'\\n')) WITH ORDINALITY AS u(line, previous, ordinal)) l)
   INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, applied_inline, previous_hash, hash)
-  SELECT (e.body->>'id')::uuid, e.body->>'streamId', (e.body->>'revision')::bigint, e.body->>'type', e.body->'data', e.body->'metadata', $3::text[],
-         e.previous_hash, sha256(e.previous_hash || convert_to(e.line, 'UTF8'))
+  SELECT (e.body->>'id')::uuid, e.body->>'streamId', (e.body->>'revision')::bigint, e.body->>'type', e.body->'data', e.body->'metadata', $3::text[], e.previous_hash, e.hash
     FROM e
    WHERE NOT EXISTS (SELECT 1 FROM events existing WHERE existing.stream_id = e.body->>'streamId')
    ORDER BY e.ordinal

@@ -5,9 +5,9 @@ import { createMigratedDatabase, type TestDatabase } from '../../../test/support
 import type { DatabaseConnection } from '../database/database.js';
 import type { EventSubscription, NewEvent } from './event-store.port.js';
 import { event, eventStoreContract, readMine, stream } from './event-store-contract.test-support.js';
-import { stampIds } from './event-chain.js';
+import { canonicalEventJson, chainHash, stampIds } from './event-chain.js';
 import { appendStatement, PostgresEventStore } from './postgres-event-store.js';
-import { eventChainContract } from './event-chain-contract.test-support.js';
+import { chainProblems, eventChainContract, HOLDING_GUARD, loggedStreams } from './event-chain-contract.test-support.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 
 let database: TestDatabase;
@@ -298,6 +298,45 @@ describe('PostgreSQL events table', () => {
     } finally {
       client.release();
     }
+  });
+});
+
+describe('PostgreSQL stream heads (decision 0044)', () => {
+  it('keeps one chain when two instances append to a stream in turn, each following a head it did not write, plainly and in a transaction', async () => {
+    const id = stream();
+    await store.appendToStream(id, [event('One')], 'no_stream');
+    await bounded.appendToStream(id, [event('Two'), event('Three')], 0n);
+    await store.appendToStream(id, [event('Four')], 2n, { guards: [HOLDING_GUARD] });
+    await expect(bounded.appendToStream(id, [event('Stale')], 2n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await bounded.appendToStream(id, [event('Five')], 3n, { guards: [HOLDING_GUARD] });
+    await store.appendToStream(id, [event('Six')], 4n);
+    const events = (await loggedStreams(new PostgresEventLog(connection.pool), [id])).get(id) ?? [];
+    expect(events.map((logged) => logged.type)).toEqual(['One', 'Two', 'Three', 'Four', 'Five', 'Six']);
+    expect(chainProblems(events)).toEqual([]);
+  });
+
+  it('follows a head it remembered without a hash once that event has been given one since (the backfill), and one given none since too', async () => {
+    const id = stream();
+    await store.appendToStream(id, [event('One')], 'no_stream');
+    const { rows } = await connection.pool.query<{ previous_hash: Buffer; hash: Buffer }>('SELECT previous_hash, hash FROM events WHERE stream_id = $1', [id]);
+    const client = await connection.pool.connect();
+    try {
+      await client.query('SET session_replication_role = replica');
+      await client.query('UPDATE events SET previous_hash = NULL, hash = NULL WHERE stream_id = $1', [id]);
+      await client.query('SET session_replication_role = DEFAULT');
+      // The store remembers the head with its hash: it finds none now, so the next event has none either.
+      await store.appendToStream(id, [event('Two')], 0n);
+      // The backfill gives both their links; the store remembers revision 1 without one.
+      const [second] = (await loggedStreams(new PostgresEventLog(connection.pool), [id])).get(id)?.slice(1) ?? [];
+      const secondHash = chainHash(rows[0].hash, canonicalEventJson(second));
+      await client.query('UPDATE events SET previous_hash = $2, hash = $3 WHERE stream_id = $1 AND stream_revision = 0', [id, rows[0].previous_hash, rows[0].hash]);
+      await client.query('UPDATE events SET previous_hash = $2, hash = $3 WHERE stream_id = $1 AND stream_revision = 1', [id, rows[0].hash, secondHash]);
+    } finally {
+      client.release();
+    }
+    await store.appendToStream(id, [event('Three')], 1n, { guards: [HOLDING_GUARD] });
+    await store.appendToStream(id, [event('Four')], 2n);
+    expect(chainProblems((await loggedStreams(new PostgresEventLog(connection.pool), [id])).get(id) ?? [])).toEqual([]);
   });
 });
 
