@@ -117,6 +117,7 @@ export class PostgresEventStore implements EventStore {
     const stamped = stampIds(events);
     const inline = this.inline.for(stamped);
     const guards = options.guards ?? [];
+    // Only a head that was remembered (`known`) is found stale; the second attempt reads it.
     for (let attempt = 0; ; attempt += 1) {
       const head = await this.headOf(streamId, expectedRevision, attempt > 0);
       try {
@@ -131,8 +132,8 @@ export class PostgresEventStore implements EventStore {
           throw error;
         }
       } catch (error) {
-        // The head this process knew is not the stream's any more (given its hash since, by `ledgerline audit chain`): read it.
-        if (!(error instanceof StaleStreamHead) || attempt > 0) throw error instanceof StaleStreamHead ? new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId)) : error;
+        // The head this process remembered is not the stream's (given its hash since, by `ledgerline audit chain`): read it, once.
+        if (!(error instanceof StaleStreamHead) || attempt > 0) throw error;
         this.heads.delete(streamId);
       }
     }
