@@ -1,7 +1,7 @@
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import type { EventMetadata } from '../../core/events.js';
-import { canonicalEventJson, type ChainedContent, canonicalJson, chainHash, chainOf, GENESIS_HASH } from './event-chain.js';
+import { canonicalEventJson, type ChainedContent, canonicalJson, chainHash, chainHashHex, chainOf, GENESIS_HASH } from './event-chain.js';
 
 const metadata: EventMetadata = { userId: 'u', actor: 'user', requestId: 'r', causationId: 'r', correlationId: 'r', occurredAt: '2026-11-22T10:00:00.000Z', schemaVersion: 1 };
 const created: ChainedContent = {
@@ -28,6 +28,13 @@ describe('the hash chain of a stream (decision 0044)', () => {
     const first = chainHash(GENESIS_HASH, CANONICAL);
     expect(first.toString('hex')).toBe('1d90de1cd9649330addce0a17b61df4ba69695962bc6066ac980ab79b0fb4961');
     expect(chainHash(first, '{}').toString('hex')).toBe('34c7ff2a6828ebe3ebafb07c56709b722649b987a7633302f0de7565fbe8176e');
+  });
+
+  it('gives the same hash as hex, whatever the event’s length, on the append’s path', () => {
+    const previous = chainHash(GENESIS_HASH, CANONICAL);
+    for (const json of [CANONICAL, '{}', `{"long":"${'☕é'.repeat(20_000)}"}`, CANONICAL]) {
+      expect(chainHashHex(previous.toString('hex'), json)).toBe(chainHash(previous, json).toString('hex'));
+    }
   });
 
   it('links each event to the one before it', () => {

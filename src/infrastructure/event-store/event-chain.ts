@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { EventMetadata } from '../../core/events.js';
 import { timeOrderedId } from '../../core/ids.js';
 import type { NewEvent } from './event-store.port.js';
@@ -106,6 +106,25 @@ function quotedKey(key: string): string {
 export function chainHash(previousHash: Buffer, canonicalJson: string): Buffer {
   return createHash('sha256').update(previousHash).update(canonicalJson, 'utf8').digest();
 }
+
+/**
+ * `chainHash` with the hashes as hex, on the append's path: the input written into one reused
+ * buffer and hashed by `crypto.hash` — no hash object, no Buffer allocated per event (a third of
+ * what a SHA-256 costs Node 20 here).
+ */
+export function chainHashHex(previousHex: string, canonicalJson: string): string {
+  input.write(previousHex, 0, 32, 'hex');
+  const written = input.write(canonicalJson, 32, 'utf8');
+  // A text that may not have fitted whole (write stops before a character that does not fit): a bigger buffer.
+  if (32 + written > input.length - 4) {
+    input = Buffer.allocUnsafe(2 * (32 + Buffer.byteLength(canonicalJson, 'utf8')));
+    return chainHashHex(previousHex, canonicalJson);
+  }
+  return hash('sha256', input.subarray(0, 32 + written), 'hex');
+}
+
+/** chainHashHex's input, grown to the longest event met. */
+let input = Buffer.allocUnsafe(16 * 1024);
 
 export interface ChainLink {
   readonly previousHash: Buffer;

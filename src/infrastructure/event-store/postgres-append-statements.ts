@@ -1,4 +1,4 @@
-import { canonicalJson, chainHash, eventJsonOf, GENESIS_HASH, stampIds } from './event-chain.js';
+import { canonicalJson, chainHash, chainHashHex, eventJsonOf, GENESIS_HASH, stampIds } from './event-chain.js';
 import type { NewEvent, NewStream } from './event-store.port.js';
 
 /**
@@ -33,9 +33,9 @@ const BASE = {
   /** A new stream: the unique key refuses a stream that has a revision 0. */
   new: '(SELECT true AS follows WHERE $2::bigint = -1) base',
   /** After the stream's event at the expected revision, which must exist with that hash (else nothing is inserted). */
-  expected: '(SELECT true AS follows FROM events WHERE stream_id = $1 AND stream_revision = $2::bigint AND hash IS NOT DISTINCT FROM $4::bytea) base',
+  expected: "(SELECT true AS follows FROM events WHERE stream_id = $1 AND stream_revision = $2::bigint AND hash IS NOT DISTINCT FROM decode($4::text, 'hex')) base",
   /** The same, checked by ledgerline_chain_follows, which refuses by an error (LL409, LL425, LL428) and names the read models ($3). */
-  inline: '(SELECT ledgerline_chain_follows($1, $2::bigint, $3::text[], $4::bytea) AS follows) base',
+  inline: "(SELECT ledgerline_chain_follows($1, $2::bigint, $3::text[], decode($4::text, 'hex')) AS follows) base",
 };
 type Base = keyof typeof BASE;
 
@@ -46,8 +46,8 @@ const PARAMETERS_PER_EVENT = 5;
 function insertText(base: Base, events: number): string {
   const rows = Array.from({ length: events }, (_, index) => {
     const at = 5 + index * PARAMETERS_PER_EVENT;
-    const previous = index === 0 ? '$4::bytea' : `$${at - 1}::bytea`;
-    return `(${index + 1}, $${at}::text::uuid, $${at + 1}::text, $${at + 2}::text::jsonb, $${at + 3}::text::jsonb, ${previous}, $${at + 4}::bytea)`;
+    const previous = index === 0 ? '$4::text' : `$${at - 1}::text`;
+    return `(${index + 1}, $${at}::text::uuid, $${at + 1}::text, $${at + 2}::text::jsonb, $${at + 3}::text::jsonb, decode(${previous}, 'hex'), decode($${at + 4}::text, 'hex'))`;
   });
   return `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, previous_hash, hash, applied_inline)
     SELECT e.id, $1, $2::bigint + e.ordinal, e.type, e.data, e.metadata, e.previous_hash, e.hash, $3::text[]
@@ -70,15 +70,15 @@ function insertOf(base: Base, events: number): { name?: string; text: string } {
 
 /** `previous` null: the stream's event at the expected revision has no hash yet (`ledgerline audit chain`), nor do these. */
 function chainedAppend(base: Base, streamId: string, events: readonly (NewEvent & { id: string })[], before: bigint, previous: Buffer | null, inline: readonly string[] | null): ChainedAppend {
-  const values: unknown[] = [streamId, before.toString(), inline, previous];
-  let link = previous;
+  let link = previous === null ? null : previous.toString('hex');
+  const values: unknown[] = [streamId, before.toString(), inline, link];
   events.forEach((event, index) => {
     const data = canonicalJson(event.data);
     const metadata = canonicalJson(event.metadata);
-    link = link === null ? null : chainHash(link, eventJsonOf(event.id, streamId, before + 1n + BigInt(index), event.type, data, metadata));
+    link = link === null ? null : chainHashHex(link, eventJsonOf(event.id, streamId, before + 1n + BigInt(index), event.type, data, metadata));
     values.push(event.id, event.type, data, metadata, link);
   });
-  return { statement: { ...insertOf(base, events.length), values }, lastHash: link };
+  return { statement: { ...insertOf(base, events.length), values }, lastHash: link === null ? null : Buffer.from(link, 'hex') };
 }
 
 /**
