@@ -1,4 +1,4 @@
-import { canonicalJson, chainHash, chainHashHex, eventJsonOf, GENESIS_HASH, stampIds } from './event-chain.js';
+import { canonicalJson, chainHashHex, eventJsonOf, GENESIS_HASH, stampIds } from './event-chain.js';
 import type { NewEvent, NewStream } from './event-store.port.js';
 
 /**
@@ -109,7 +109,8 @@ export function inlineAppendStatement(streamId: string, events: readonly (NewEve
  * follows when that is not the genesis hash (hex), worked out here: only for the later events of
  * a stream created with several (most new streams get one event).
  */
-const GENESIS = `'\\x${GENESIS_HASH.toString('hex')}'::bytea`;
+const GENESIS_HEX = GENESIS_HASH.toString('hex');
+const GENESIS = `'\\x${GENESIS_HEX}'::bytea`;
 const NEW_STREAMS_STATEMENT = `WITH e AS MATERIALIZED (
     SELECT l.ordinal, l.line::jsonb AS body, l.previous_hash, sha256(l.previous_hash || convert_to(l.line, 'UTF8')) AS hash
       FROM (SELECT line, ordinal, coalesce(decode(nullif(previous, ''), 'hex'), ${GENESIS}) AS previous_hash
@@ -136,12 +137,12 @@ export function newStreamEvents(streams: readonly NewStream[]): NewStreamEvent[]
 export function newStreamsStatement(events: readonly NewStreamEvent[], keys: readonly string[]): AppendStatement {
   const bodies: string[] = [];
   const previous: string[] = [];
-  let link = GENESIS_HASH;
+  let link = GENESIS_HEX;
   events.forEach(({ streamId, revision, event }, index) => {
     const body = eventJsonOf(event.id, streamId, BigInt(revision), event.type, canonicalJson(event.data), canonicalJson(event.metadata));
     bodies.push(body);
-    previous.push(revision === 0 ? '' : link.toString('hex'));
-    if (events[index + 1]?.streamId === streamId) link = chainHash(revision === 0 ? GENESIS_HASH : link, body);
+    previous.push(revision === 0 ? '' : link);
+    if (events[index + 1]?.streamId === streamId) link = chainHashHex(revision === 0 ? GENESIS_HEX : link, body);
   });
   return { text: NEW_STREAMS_STATEMENT, values: [bodies.join('\n'), previous.join('\n'), keys.length > 0 ? keys : null] };
 }
