@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../src/infrastructure/jobs/private-redis.test-support.js';
 
 /**
  * The README's promise, run as a user would: the built service on its embedded default (no
@@ -17,18 +17,6 @@ let env: NodeJS.ProcessEnv;
 let service: ChildProcess | null = null;
 let port: number;
 let base: string;
-
-/** A port nobody listens on now (picked by the kernel, so not one of the ephemeral ports in use). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port: chosen } = server.address() as net.AddressInfo;
-      server.close(() => resolve(chosen));
-    });
-  });
-}
 
 beforeAll(async () => {
   if (!existsSync('dist/src/main.js')) throw new Error('dist/ is missing: npm install builds it (npm run build)');

@@ -18,15 +18,24 @@ export interface PrivateRedis {
   thaw(): void;
 }
 
+/**
+ * A port nobody listens on now, for a server a test starts later. Picked below the kernel's
+ * ephemeral range (32768–60999 on Linux): a port the kernel handed out and took back can go to
+ * any server another test worker opens on port 0 before this one is started, and that server
+ * would then answer in its place.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await listenable(port)) return port;
+  }
+}
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
